@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import type { Queue } from 'bullmq';
+import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
+import type { Logger } from '@aos/log';
+import type { SpanBatchPayload } from '@aos/queue';
+import type { Storage } from '@aos/storage';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { deadLetterRoutes } from './routes/dead-letters.ts';
+import { traceRoutes } from './routes/traces.ts';
+
+export interface QueryAppDeps {
+  storage: Storage;
+  auth: KeyAuthenticator;
+  /** The ingest queue, for listing dead letters. */
+  queue: Queue<SpanBatchPayload>;
+  logger: Logger;
+}
+
+/** Routes of the query app, to be mounted under /api/v1. */
+export function queryRoutes(deps: QueryAppDeps): Hono {
+  const app = new Hono();
+  app.route('/traces', traceRoutes(deps));
+  app.route('/api-keys', apiKeyRoutes(deps));
+  app.route('/dead-letters', deadLetterRoutes(deps));
+  return app;
+}
+
+/** The query app on its own. */
+export function createQueryApp(deps: QueryAppDeps): Hono {
+  const app = new Hono();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.route('/api/v1', queryRoutes(deps));
+  app.onError(apiErrorHandler(deps.logger));
+  app.notFound(apiNotFound);
+  return app;
+}

@@ -1,0 +1,67 @@
+import * as v from 'valibot';
+import { ApiError, parseOrThrow } from '@aos/http';
+
+export const PAGE_PARAMS = ['limit', 'cursor', 'sortBy', 'sortOrder'] as const;
+export const MAX_PAGE_SIZE = 500;
+
+const pageSchema = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`),
+    ),
+    '50',
+  ),
+  cursor: v.optional(v.string()),
+  sortBy: v.optional(v.picklist(['startTime'], 'must be one of: startTime'), 'startTime'),
+  sortOrder: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc'), 'desc'),
+});
+
+export interface PageParams {
+  limit: number;
+  sortBy: 'startTime';
+  sortOrder: 'asc' | 'desc';
+  /** The decoded cursor, when one was given. */
+  after: Record<string, string> | undefined;
+}
+
+/**
+ * Page parameters. Cursors are opaque to clients: base64url JSON carrying the sort key of
+ * the last row and the sort they were made for, so a cursor cannot be replayed against
+ * another order.
+ */
+export function parsePage(query: Record<string, unknown>): PageParams {
+  const picked = Object.fromEntries(PAGE_PARAMS.filter((k) => k in query).map((k) => [k, query[k]]));
+  const parsed = parseOrThrow(pageSchema, picked, 'pagination');
+  let after: Record<string, string> | undefined;
+  if (parsed.cursor !== undefined) {
+    after = decodeCursor(parsed.cursor);
+    if (after.sort !== `${parsed.sortBy}:${parsed.sortOrder}`) {
+      throw new ApiError('invalid_request', 'cursor was made for another sort order', [
+        { field: 'cursor', message: 'does not match sortBy/sortOrder' },
+      ]);
+    }
+  }
+  return { limit: parsed.limit, sortBy: parsed.sortBy, sortOrder: parsed.sortOrder, after };
+}
+
+export function encodeCursor(page: Pick<PageParams, 'sortBy' | 'sortOrder'>, key: Record<string, string>): string {
+  return Buffer.from(JSON.stringify({ ...key, sort: `${page.sortBy}:${page.sortOrder}` })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (value && typeof value === 'object' && Object.values(value).every((x) => typeof x === 'string')) {
+      return value as Record<string, string>;
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
+    { field: 'cursor', message: 'not a cursor issued by this API' },
+  ]);
+}

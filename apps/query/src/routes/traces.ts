@@ -1,0 +1,72 @@
+import { Hono } from 'hono';
+import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
+import { getSpanDetail, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
+import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
+import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { buildSpanTree } from '../span-tree.ts';
+
+export interface TraceRouteDeps {
+  storage: Storage;
+  auth: KeyAuthenticator;
+}
+
+const TRACE_ID = /^[0-9a-fA-F]{32}$/;
+const SPAN_ID = /^[0-9a-fA-F]{16}$/;
+
+/** Reads of traces and spans. */
+export function traceRoutes(deps: TraceRouteDeps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireKey(deps.auth, 'read'));
+
+  app.get('/', async (c) => {
+    const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, ...PAGE_PARAMS] });
+    const filter = parseTraceFilter(query, c.var.apiKey);
+    const page = parsePage(query);
+    const after = page.after;
+    if (after && !(after.startNs && after.traceId)) throw new ApiError('invalid_request', 'invalid cursor');
+    const result = await listTraces(deps.storage, filter, {
+      limit: page.limit,
+      order: page.sortOrder,
+      after: after ? { startNs: after.startNs!, traceId: after.traceId! } : undefined,
+    });
+    return c.json({
+      data: result.traces.map((t) => ({ projectId: filter.projectId, ...t })),
+      nextCursor: result.next ? encodeCursor(page, { ...result.next }) : null,
+    });
+  });
+
+  app.get('/:traceId', async (c) => {
+    const { projectId, traceId } = traceTarget(c.req.param('traceId'), c.req.url, c.var.apiKey);
+    const [trace, spans] = await Promise.all([
+      getTraceRecord(deps.storage, projectId, traceId),
+      listTraceSpans(deps.storage, projectId, traceId),
+    ]);
+    if (!trace) throw new ApiError('not_found', `trace ${traceId} not found`);
+    return c.json({ projectId, ...trace, spans: buildSpanTree(spans) });
+  });
+
+  app.get('/:traceId/spans/:spanId', async (c) => {
+    const { projectId, traceId } = traceTarget(c.req.param('traceId'), c.req.url, c.var.apiKey);
+    const spanId = c.req.param('spanId');
+    if (!SPAN_ID.test(spanId)) {
+      throw new ApiError('invalid_request', `invalid span id ${JSON.stringify(spanId)}: expected 16 hex characters`, [
+        { field: 'spanId', message: 'expected 16 hex characters' },
+      ]);
+    }
+    const span = await getSpanDetail(deps.storage, projectId, traceId, spanId.toLowerCase());
+    if (!span) throw new ApiError('not_found', `span ${spanId} not found in trace ${traceId}`);
+    return c.json({ projectId, ...span });
+  });
+
+  return app;
+}
+
+function traceTarget(traceId: string, url: string, key: AuthEnv['Variables']['apiKey']) {
+  const requestedProject = queryParams(url, { single: ['projectId'] }).projectId as string | undefined;
+  if (!TRACE_ID.test(traceId)) {
+    throw new ApiError('invalid_request', `invalid trace id ${JSON.stringify(traceId)}: expected 32 hex characters`, [
+      { field: 'traceId', message: 'expected 32 hex characters' },
+    ]);
+  }
+  return { projectId: projectFor(key, requestedProject), traceId: traceId.toLowerCase() };
+}

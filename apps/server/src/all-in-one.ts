@@ -1,0 +1,99 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Hono } from 'hono';
+import {
+  authSettings,
+  httpSettings,
+  ingestSettings,
+  logSettings,
+  queueSettings,
+  storageSettings,
+  writerSettings,
+} from '@aos/config';
+import { apiErrorHandler, apiNotFound, createKeyAuthenticator } from '@aos/http';
+import { ingestRoutes } from '@aos/ingest';
+import { startLocalRedis, type LocalRedis } from '@aos/local-services';
+import { createLogger, type Logger } from '@aos/log';
+import { queryRoutes } from '@aos/query';
+import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
+import { loadPrices, startSpanWriter, type SpanWriter } from '@aos/writer';
+import { listen } from './http-server.ts';
+
+export interface AllInOne {
+  url: string;
+  /** The development key made on first run (null on later runs: it is printed once). */
+  createdKey: CreatedApiKey | null;
+  writer: SpanWriter;
+  storage: Storage;
+  stop(): Promise<void>;
+}
+
+/**
+ * Ingest, writer and query in one process on one port, with the embedded engine (chDB)
+ * and a private redis-server unless CLICKHOUSE_URL / REDIS_URL say otherwise.
+ */
+export async function startAllInOne(env: Record<string, string | undefined>, logger?: Logger): Promise<AllInOne> {
+  const log = logger ?? createLogger(logSettings(env).level, { service: 'aos' });
+  const http = httpSettings(env);
+  const storageConfig = storageSettings(env);
+  const queueConfig = queueSettings(env);
+  const ingestConfig = ingestSettings(env);
+  const writerConfig = writerSettings(env);
+  const prices = loadPrices(writerConfig.modelPricesFile);
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
+  };
+  try {
+    let redisUrl = queueConfig.redisUrl;
+    if (!redisUrl) {
+      const redis: LocalRedis = await startLocalRedis({ dir: path.join(storageConfig.dataDir, 'redis') });
+      stops.push(() => redis.stop());
+      redisUrl = redis.url;
+      log.info('started a private redis-server', { url: redis.url });
+    }
+    const storage = await openStorage(storageConfig);
+    stops.push(() => storage.close());
+    const applied = await migrate(storage);
+    if (applied.length > 0) log.info('applied migrations', { applied });
+
+    const createdKey = await ensureDevelopmentKey(storage, storageConfig.dataDir);
+
+    const connection = createRedisConnection(redisUrl);
+    stops.push(async () => connection.quit());
+    const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts });
+    stops.push(() => queue.close());
+    const writer = startSpanWriter({ storage, connection, prefix: queueConfig.prefix, settings: writerConfig, prices, logger: log });
+    stops.push(() => writer.close());
+
+    const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
+    const app = new Hono();
+    app.get('/healthz', (c) => c.json({ status: 'ok' }));
+    // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
+    app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, logger: log }));
+    app.route('/api/v1', queryRoutes({ storage, auth, queue, logger: log }));
+    app.onError(apiErrorHandler(log));
+    app.notFound(apiNotFound);
+    const server = await listen(app, http.host, http.port);
+    stops.push(() => server.close());
+    log.info('listening', { url: server.url, storage: storage.engine });
+    return { url: server.url, createdKey, writer, storage, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** On a fresh install there is no key at all: make one so the service can be used at once. */
+async function ensureDevelopmentKey(storage: Storage, dataDir: string) {
+  if ((await listApiKeys(storage)).length > 0) return null;
+  const key = await createApiKey(storage, {
+    projectId: 'default',
+    name: 'development',
+    scopes: ['ingest', 'read', 'write', 'admin'],
+  });
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path.join(dataDir, 'dev-api-key.txt'), `${key.secret}\n`, { mode: 0o600 });
+  return key;
+}

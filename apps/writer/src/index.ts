@@ -1,0 +1,3 @@
+export { startSpanWriter } from './span-writer.ts';
+export type { SpanWriter, SpanWriterDeps } from './span-writer.ts';
+export { loadPrices } from './prices.ts';

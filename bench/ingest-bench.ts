@@ -1,0 +1,134 @@
+// End-to-end ingest benchmark in the all-in-one mode (see README, "Benchmark").
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeProtobufExport } from '@aos/otlp';
+import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
+import { silentLogger } from '@aos/log';
+import { startAllInOne } from '@aos/server';
+import type { Storage } from '@aos/storage';
+import { agentRequest } from './agent-spans.ts';
+
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
+const POOL_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const SUSTAIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface SenderResult {
+  sentSpans: number;
+  requests: number;
+  refused: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+function startSender(seed: number) {
+  const child = fork(path.join(here, 'sender.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, POOL_REQUESTS: String(POOL_REQUESTS), SEED: String(seed * 100_000) },
+  });
+  const ready = new Promise<{ spans: number; bytes: number }>((resolve) =>
+    child.once('message', (m: any) => resolve(m)),
+  );
+  const run = (go: object) =>
+    new Promise<SenderResult>((resolve, reject) => {
+      child.once('message', (m: any) => resolve(m));
+      child.once('exit', (code) => reject(new Error(`sender exited ${code}`)));
+      child.send(go);
+    });
+  return { child, ready, run };
+}
+
+async function countSpans(storage: Storage): Promise<number> {
+  const result = await storage.client.query({ query: 'SELECT count() AS n FROM spans FINAL', format: 'JSONEachRow' });
+  return Number((await result.json<{ n: string }>())[0]!.n);
+}
+
+async function bareInsertRate(storage: Storage, requests: number): Promise<number> {
+  // The same kind of rows the writer produces, serialized up front: only the engine is timed.
+  const prices = loadPriceTable();
+  const bodies: string[] = [];
+  let rows = 0;
+  let body = '';
+  let inBody = 0;
+  for (let i = 0; i < requests; i++) {
+    const decoded = decodeProtobufExport(agentRequest(1000, 900_000 + i).body);
+    for (const row of spanRowsFromExport(decoded, { projectId: 'bare', receivedAtMs: Date.now(), prices, maxValueBytes: 262_144 })) {
+      body += `${JSON.stringify(row)}\n`;
+      inBody++;
+    }
+    if (inBody >= 50_000 || i === requests - 1) {
+      bodies.push(body);
+      rows += inBody;
+      body = '';
+      inBody = 0;
+    }
+  }
+  await storage.client.command({ query: 'CREATE TABLE IF NOT EXISTS spans_bare AS spans' });
+  const t0 = performance.now();
+  for (const b of bodies) await storage.insertJsonEachRow('spans_bare', b);
+  return rows / ((performance.now() - t0) / 1000);
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-bench-'));
+  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' }, silentLogger);
+  const key = service.createdKey!.secret;
+  let peakRss = 0;
+  const rssSamples: Array<{ t: number; rss: number }> = [];
+  const t00 = performance.now();
+  const sampler = setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    peakRss = Math.max(peakRss, rss);
+    rssSamples.push({ t: (performance.now() - t00) / 1000, rss });
+  }, 1000);
+  try {
+    const senders = Array.from({ length: SENDERS }, (_, i) => startSender(i));
+    const pools = await Promise.all(senders.map((s) => s.ready));
+    const totalSpans = pools.reduce((n, p) => n + p.spans, 0);
+    const totalBytes = pools.reduce((n, p) => n + p.bytes, 0);
+    console.log(`pool: ${totalSpans} spans in ${SENDERS * POOL_REQUESTS} requests of 1000, ${(totalBytes / totalSpans).toFixed(0)} B/span protobuf, ${SENDERS} senders`);
+
+    // Phase 1: every span once, timed until all are queryable.
+    const t0 = performance.now();
+    const results = await Promise.all(senders.map((s) => s.run({ url: service.url, key, concurrency: 2, seconds: 0 })));
+    const ackedAt = performance.now();
+    while ((await countSpans(service.storage)) < totalSpans) await new Promise((r) => setTimeout(r, 50));
+    const e2eSeconds = (performance.now() - t0) / 1000;
+    const e2eRate = totalSpans / e2eSeconds;
+    const p50 = Math.max(...results.map((r) => r.p50));
+    const p99 = Math.max(...results.map((r) => r.p99));
+    const refused = results.reduce((n, r) => n + r.refused, 0);
+    console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${((ackedAt - t0) / 1000).toFixed(2)} s)`);
+    console.log(`ack latency: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (worst sender); 503 answers: ${refused}`);
+    console.log(`writer: ${service.writer.stats.inserts} inserts, ${(service.writer.stats.rows / Math.max(1, service.writer.stats.inserts)).toFixed(0)} rows per insert`);
+
+    // Phase 2: sustained load for memory flatness (spans repeat; the table deduplicates them).
+    if (SUSTAIN_SECONDS > 0) {
+      const before = service.writer.stats.rows;
+      const rssStart = process.memoryUsage.rss();
+      const sustained = await Promise.all(senders.map((s) => s.run({ url: service.url, key, concurrency: 2, seconds: SUSTAIN_SECONDS })));
+      const rows = service.writer.stats.rows - before;
+      const sent = sustained.reduce((n, r) => n + r.sentSpans, 0);
+      console.log(`sustained ${SUSTAIN_SECONDS} s: ${Math.round(sent / SUSTAIN_SECONDS)} spans/s acked, ${Math.round(rows / SUSTAIN_SECONDS)} rows/s written, ack p99 ${Math.max(...sustained.map((r) => r.p99)).toFixed(1)} ms`);
+      const window = rssSamples.filter((s) => s.rss > 0 && s.t >= (performance.now() - t00) / 1000 - SUSTAIN_SECONDS);
+      const thirds = [0, 1, 2].map((k) => window.slice(Math.floor((k * window.length) / 3), Math.floor(((k + 1) * window.length) / 3)));
+      console.log(`RSS over the sustained phase: start ${(rssStart / 2 ** 20).toFixed(0)} MiB; mean per third ${thirds.map((t) => (t.reduce((n, s) => n + s.rss, 0) / Math.max(1, t.length) / 2 ** 20).toFixed(0)).join(' / ')} MiB`);
+    }
+    for (const s of senders) s.child.kill();
+
+    const bare = await bareInsertRate(service.storage, 100);
+    console.log(`bare insert of the same rows into the same engine: ${Math.round(bare)} rows/s`);
+    console.log(`ratio end to end / bare insert: ${(e2eRate / bare * 100).toFixed(0)}%`);
+    console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+  } finally {
+    clearInterval(sampler);
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

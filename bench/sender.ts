@@ -1,0 +1,60 @@
+// A separate process that sends OTLP requests like a fleet of exporters, so the service's
+// event loop is not shared with the load generator. Talks to the bench over IPC.
+import { agentRequest } from './agent-spans.ts';
+
+interface Go {
+  url: string;
+  key: string;
+  concurrency: number;
+  /** Send the pool once, or loop over it until this many seconds have passed. */
+  seconds: number;
+}
+
+const poolSize = Number(process.env.POOL_REQUESTS ?? 100);
+const spansPerRequest = Number(process.env.SPANS_PER_REQUEST ?? 1000);
+const pool = Array.from({ length: poolSize }, (_, i) => agentRequest(spansPerRequest, i + Number(process.env.SEED ?? 0)));
+process.send!({ type: 'ready', requests: pool.length, spans: pool.reduce((n, r) => n + r.spans, 0), bytes: pool.reduce((n, r) => n + r.body.length, 0) });
+
+process.on('message', async (go: Go) => {
+  const latencies: number[] = [];
+  let sentSpans = 0;
+  let refused = 0;
+  let next = 0;
+  const started = performance.now();
+  const deadline = started + go.seconds * 1000;
+  const more = () => (go.seconds > 0 ? performance.now() < deadline : next < pool.length);
+  const worker = async () => {
+    while (more()) {
+      const request = pool[next++ % pool.length]!;
+      for (;;) {
+        const t0 = performance.now();
+        const res = await fetch(`${go.url}/api/v1/traces/otlp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-protobuf', 'x-api-key': go.key },
+          body: request.body as Uint8Array<ArrayBuffer>,
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) {
+          latencies.push(performance.now() - t0);
+          sentSpans += request.spans;
+          break;
+        }
+        if (res.status !== 503 && res.status !== 429) throw new Error(`unexpected status ${res.status}`);
+        refused++;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: go.concurrency }, worker));
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  process.send!({
+    type: 'done',
+    sentSpans,
+    requests: latencies.length,
+    refused,
+    seconds: (performance.now() - started) / 1000,
+    p50: pct(50),
+    p99: pct(99),
+  });
+});

@@ -1,0 +1,52 @@
+-- One row per span. ReplacingMergeTree on the ordering key makes a replayed batch
+-- collapse into the rows it already wrote; reads use FINAL so they are right before merges.
+CREATE TABLE IF NOT EXISTS spans
+(
+    project_id             String,
+    trace_id               String,
+    span_id                String,
+    parent_span_id         String,
+    name                   String,
+    kind                   LowCardinality(String),
+    span_type              LowCardinality(String),
+    start_time             DateTime64(9, 'UTC'),
+    end_time               DateTime64(9, 'UTC'),
+    duration_ms            Float64,
+    status                 LowCardinality(String),
+    status_message         String,
+    service_name           LowCardinality(String),
+    environment            LowCardinality(String),
+    platform               LowCardinality(String),
+    scope_name             LowCardinality(String),
+    scope_version          LowCardinality(String),
+    agent_name             LowCardinality(String),
+    model                  LowCardinality(String),
+    provider               LowCardinality(String),
+    input                  String CODEC(ZSTD(3)),
+    output                 String CODEC(ZSTD(3)),
+    input_tokens           UInt64,
+    output_tokens          UInt64,
+    total_tokens           UInt64,
+    cached_input_tokens    UInt64,
+    reasoning_tokens       UInt64,
+    cost                   Float64,
+    cost_source            LowCardinality(String),
+    session_id             String,
+    user_id                String,
+    tool_name              LowCardinality(String),
+    tool_arguments         String CODEC(ZSTD(3)),
+    tool_call_id           String,
+    time_to_first_token_ms Nullable(Float64),
+    attributes             Map(LowCardinality(String), String) CODEC(ZSTD(3)),
+    resource_attributes    Map(LowCardinality(String), String) CODEC(ZSTD(3)),
+    events                 String CODEC(ZSTD(3)),
+    links                  String CODEC(ZSTD(3)),
+    quality_flags          Array(LowCardinality(String)),
+    ingested_at            UInt64,
+    INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1,
+    INDEX idx_session_id session_id TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_user_id user_id TYPE bloom_filter(0.01) GRANULARITY 1
+)
+ENGINE = ReplacingMergeTree(ingested_at)
+PARTITION BY toYYYYMM(start_time)
+ORDER BY (project_id, toDate(start_time), trace_id, span_id);

@@ -1,0 +1,114 @@
+import * as v from 'valibot';
+import { enumSetting, intSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
+
+type Env = Record<string, string | undefined>;
+
+const MiB = 1024 * 1024;
+
+/**
+ * Every setting of the service, grouped by the part that uses it. The README's
+ * configuration table lists the same names; keep them together.
+ */
+export const SETTINGS = {
+  http: {
+    HOST: stringSetting('127.0.0.1'),
+    PORT: intSetting(8080, 0, 65535),
+  },
+  storage: {
+    /** Unset: the embedded engine (chDB) under DATA_DIR. */
+    CLICKHOUSE_URL: urlSetting(),
+    CLICKHOUSE_USER: stringSetting('default'),
+    CLICKHOUSE_PASSWORD: stringSetting(''),
+    CLICKHOUSE_DATABASE: v.optional(
+      v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')),
+      'aos',
+    ),
+    /** Set on a multi-node deployment: migrations use the cluster variant ON CLUSTER this name. */
+    CLICKHOUSE_CLUSTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier'))),
+    DATA_DIR: stringSetting('./data'),
+  },
+  queue: {
+    /** Unset in the all-in-one process: it starts a private redis-server under DATA_DIR. */
+    REDIS_URL: urlSetting(),
+    QUEUE_PREFIX: stringSetting('aos'),
+  },
+  auth: {
+    API_KEY_CACHE_TTL_MS: intSetting(10_000, 0),
+  },
+  ingest: {
+    INGEST_MAX_BODY_BYTES: intSetting(64 * MiB, 1024),
+    INGEST_MAX_QUEUE_DEPTH: intSetting(2_000, 1),
+    INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
+  },
+  writer: {
+    WRITER_CONCURRENCY: intSetting(32, 1, 1000),
+    WRITER_BATCH_MAX_ROWS: intSetting(50_000, 1),
+    WRITER_BATCH_MAX_WAIT_MS: intSetting(250, 0),
+    WRITER_JOB_ATTEMPTS: intSetting(8, 1, 100),
+    WRITER_LOCK_DURATION_MS: intSetting(30_000, 1000),
+    MAX_ATTRIBUTE_BYTES: intSetting(256 * 1024, 1024),
+    MODEL_PRICES_FILE: optionalString(),
+  },
+  log: {
+    LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
+  },
+} as const;
+
+export function httpSettings(env: Env) {
+  const s = parseEnv(SETTINGS.http, env);
+  return { host: s.HOST, port: s.PORT };
+}
+export type HttpSettings = ReturnType<typeof httpSettings>;
+
+export function storageSettings(env: Env) {
+  const s = parseEnv(SETTINGS.storage, env);
+  return {
+    url: s.CLICKHOUSE_URL,
+    user: s.CLICKHOUSE_USER,
+    password: s.CLICKHOUSE_PASSWORD,
+    database: s.CLICKHOUSE_DATABASE,
+    cluster: s.CLICKHOUSE_CLUSTER,
+    dataDir: s.DATA_DIR,
+  };
+}
+export type StorageSettings = ReturnType<typeof storageSettings>;
+
+export function queueSettings(env: Env) {
+  const s = parseEnv(SETTINGS.queue, env);
+  return { redisUrl: s.REDIS_URL, prefix: s.QUEUE_PREFIX };
+}
+export type QueueSettings = ReturnType<typeof queueSettings>;
+
+export function authSettings(env: Env) {
+  const s = parseEnv(SETTINGS.auth, env);
+  return { keyCacheTtlMs: s.API_KEY_CACHE_TTL_MS };
+}
+export type AuthSettings = ReturnType<typeof authSettings>;
+
+export function ingestSettings(env: Env) {
+  const s = parseEnv(SETTINGS.ingest, env);
+  return {
+    maxBodyBytes: s.INGEST_MAX_BODY_BYTES,
+    maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
+    retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
+  };
+}
+export type IngestSettings = ReturnType<typeof ingestSettings>;
+
+export function writerSettings(env: Env) {
+  const s = parseEnv(SETTINGS.writer, env);
+  return {
+    concurrency: s.WRITER_CONCURRENCY,
+    batchMaxRows: s.WRITER_BATCH_MAX_ROWS,
+    batchMaxWaitMs: s.WRITER_BATCH_MAX_WAIT_MS,
+    jobAttempts: s.WRITER_JOB_ATTEMPTS,
+    lockDurationMs: s.WRITER_LOCK_DURATION_MS,
+    maxAttributeBytes: s.MAX_ATTRIBUTE_BYTES,
+    modelPricesFile: s.MODEL_PRICES_FILE,
+  };
+}
+export type WriterSettings = ReturnType<typeof writerSettings>;
+
+export function logSettings(env: Env) {
+  return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };
+}

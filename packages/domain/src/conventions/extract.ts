@@ -1,0 +1,73 @@
+/**
+ * Runs the convention readers over one span and settles span type and platform.
+ *
+ * Reader order is priority order (first value wins per field):
+ *   1. Vercel AI SDK — its spans also carry gen_ai.* copies, which are less specific;
+ *   2. OpenInference;
+ *   3. OpenLLMetry — framework spans (traceloop.*) and llm.request.type;
+ *   4. GenAI semconv — also the shared gen_ai.* layer of 1 and 3;
+ *   5. generic keys on the span, then on the resource.
+ *
+ * Span type when no convention states one: a model with token counts is an `llm`
+ * call, a tool name alone makes a `tool` span, anything else is a plain `span`.
+ */
+import type { OtlpSpan } from '@aos/otlp';
+import type { SpanType } from '../span-row.ts';
+import { firstText, textOf } from '../attributes.ts';
+import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
+import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
+import { OPENINFERENCE_KIND_KEY, readOpenInference } from './openinference.ts';
+import { OPENLLMETRY_MARKER_KEYS, readOpenLlmetry } from './openllmetry.ts';
+import { SESSION_KEYS, USER_KEYS, type ResourceFacts } from './resource.ts';
+import { readVercelAi, VERCEL_OPERATION_KEY } from './vercel-ai.ts';
+
+export type { SpanFacts } from './facts.ts';
+
+function hasAny(attributes: OtlpSpan['attributes'], keys: readonly string[]): boolean {
+  for (const key of keys) if (attributes[key] !== undefined) return true;
+  return false;
+}
+
+/**
+ * Which instrumentation produced the span. An explicit `platform` attribute (span,
+ * then resource) wins; then convention-specific keys; then the instrumentation scope
+ * name; then any GenAI semconv key. Vercel first: its spans may have been enriched
+ * with OpenInference keys by a span processor, but the SDK produced them.
+ */
+export function detectPlatform(span: OtlpSpan, scopeName: string, resourcePlatform: string | undefined): string {
+  const a = span.attributes;
+  const explicit = textOf(a, 'platform') ?? resourcePlatform;
+  if (explicit !== undefined) return explicit;
+  if (typeof a[VERCEL_OPERATION_KEY] === 'string') return 'vercel-ai';
+  if (a[OPENINFERENCE_KIND_KEY] !== undefined) return 'openinference';
+  if (hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
+  if (scopeName === 'ai') return 'vercel-ai';
+  if (scopeName.startsWith('openinference')) return 'openinference';
+  if (scopeName.includes('traceloop')) return 'openllmetry';
+  if (hasAny(a, GENAI_MARKER_KEYS)) return 'otel-genai';
+  return '';
+}
+
+function fallbackSpanType(f: SpanFacts): SpanType {
+  if (f.model !== undefined && hasTokenCounts(f)) return 'llm';
+  if (f.toolName !== undefined) return 'tool';
+  return 'span';
+}
+
+export interface ExtractedFacts extends SpanFacts {
+  spanType: SpanType;
+  platform: string;
+}
+
+export function extractFacts(span: OtlpSpan, scopeName: string, resource: ResourceFacts): ExtractedFacts {
+  const f = emptyFacts();
+  readVercelAi(span, f);
+  readOpenInference(span, f);
+  readOpenLlmetry(span, f);
+  readGenAi(span, f);
+  f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;
+  f.userId ??= firstText(span.attributes, USER_KEYS) ?? resource.userId;
+  f.spanType ??= fallbackSpanType(f);
+  f.platform = detectPlatform(span, scopeName, resource.platform);
+  return f as ExtractedFacts;
+}

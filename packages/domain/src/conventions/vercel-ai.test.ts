@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { makeSpan, nsAfterStart, rowOf } from '../test-fixtures.ts';
+
+const scope = { name: 'ai', version: '' };
+const telemetry = {
+  'ai.telemetry.functionId': 'support-bot',
+  'ai.telemetry.metadata.sessionId': 'sess-9',
+  'ai.telemetry.metadata.userId': 'user-3',
+};
+
+describe('Vercel AI SDK', () => {
+  it('maps a v4 doGenerate span with text and tool calls', () => {
+    const toolCalls = [{ toolCallType: 'function', toolCallId: 'call_1', toolName: 'lookupOrder', args: '{"id":"A1"}' }];
+    const row = rowOf(
+      makeSpan({
+        name: 'ai.generateText.doGenerate',
+        kind: 3,
+        attributes: {
+          'operation.name': 'ai.generateText.doGenerate support-bot',
+          'ai.operationId': 'ai.generateText.doGenerate',
+          'ai.model.id': 'gpt-4o-mini',
+          'ai.model.provider': 'openai.chat',
+          'ai.response.model': 'gpt-4o-mini-2024-07-18',
+          'ai.prompt.messages': '[{"role":"user","content":[{"type":"text","text":"Where is order A1?"}]}]',
+          'ai.response.text': 'Let me check.',
+          'ai.response.toolCalls': JSON.stringify(toolCalls),
+          'ai.response.finishReason': 'tool-calls',
+          'ai.usage.promptTokens': 1000,
+          'ai.usage.completionTokens': 200,
+          'gen_ai.system': 'openai.chat',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+          'gen_ai.usage.input_tokens': 1000,
+          'gen_ai.usage.output_tokens': 200,
+          ...telemetry,
+        },
+      }),
+      { scope },
+    );
+    expect(row).toMatchObject({
+      span_type: 'llm',
+      platform: 'vercel-ai',
+      model: 'gpt-4o-mini-2024-07-18',
+      provider: 'openai',
+      input_tokens: 1000,
+      output_tokens: 200,
+      total_tokens: 1200,
+      session_id: 'sess-9',
+      user_id: 'user-3',
+      agent_name: 'support-bot',
+      input: '[{"role":"user","content":[{"type":"text","text":"Where is order A1?"}]}]',
+      time_to_first_token_ms: null,
+    });
+    expect(JSON.parse(row.output)).toEqual({ text: 'Let me check.', toolCalls });
+    // gpt-4o-mini: $0.15 input, $0.60 output per 1M: 1000 * 0.15 + 200 * 0.60 = 150 + 120 = 270
+    expect(row.cost).toBeCloseTo(270 / 1e6, 12);
+  });
+
+  it('maps a v5 doStream span: usage details and time to first chunk', () => {
+    const row = rowOf(
+      makeSpan({
+        name: 'ai.streamText.doStream',
+        attributes: {
+          'ai.operationId': 'ai.streamText.doStream',
+          'ai.model.id': 'claude-sonnet-4-20250514',
+          'ai.model.provider': 'anthropic.messages',
+          'ai.usage.inputTokens': 3000,
+          'ai.usage.outputTokens': 800,
+          'ai.usage.totalTokens': 3800,
+          'ai.usage.reasoningTokens': 300,
+          'ai.usage.cachedInputTokens': 2000,
+          'ai.response.text': 'Done.',
+          'ai.response.msToFirstChunk': 412.5,
+        },
+        // The attribute is the SDK's own measurement and wins over the event time.
+        events: [{ name: 'ai.stream.firstChunk', timeUnixNano: nsAfterStart(415), attributes: {} }],
+      }),
+      { scope },
+    );
+    expect(row).toMatchObject({
+      span_type: 'llm',
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-20250514',
+      input_tokens: 3000,
+      cached_input_tokens: 2000,
+      output_tokens: 800,
+      reasoning_tokens: 300,
+      total_tokens: 3800,
+      output: 'Done.',
+      time_to_first_token_ms: 412.5,
+    });
+    // claude-sonnet-4: $3 input, $0.30 cache read, $15 output (reasoning as output) per 1M.
+    // (3000 - 2000) * 3 + 2000 * 0.30 + (800 - 300) * 15 + 300 * 15 = 3000 + 600 + 7500 + 4500 = 15600
+    expect(row.cost).toBeCloseTo(15600 / 1e6, 12);
+  });
+
+  it('maps a toolCall span (v4 args/result and v5 input/output names)', () => {
+    for (const [argsKey, resultKey] of [
+      ['ai.toolCall.args', 'ai.toolCall.result'],
+      ['ai.toolCall.input', 'ai.toolCall.output'],
+    ] as const) {
+      const row = rowOf(
+        makeSpan({
+          name: 'ai.toolCall',
+          attributes: {
+            'ai.operationId': 'ai.toolCall',
+            'ai.toolCall.name': 'lookupOrder',
+            'ai.toolCall.id': 'call_1',
+            [argsKey]: '{"id":"A1"}',
+            [resultKey]: '{"status":"shipped"}',
+            ...telemetry,
+          },
+        }),
+        { scope },
+      );
+      expect(row).toMatchObject({
+        span_type: 'tool',
+        tool_name: 'lookupOrder',
+        tool_call_id: 'call_1',
+        tool_arguments: '{"id":"A1"}',
+        input: '{"id":"A1"}',
+        output: '{"status":"shipped"}',
+        session_id: 'sess-9',
+      });
+    }
+  });
+
+  it('treats the top-level calls as chains and provider embed calls as embeddings', () => {
+    const top = rowOf(
+      makeSpan({
+        attributes: {
+          'ai.operationId': 'ai.generateText',
+          'ai.model.id': 'gpt-4o',
+          'ai.prompt': '{"prompt":"hi"}',
+          'ai.response.text': 'hello',
+          'ai.usage.promptTokens': 10,
+          'ai.usage.completionTokens': 5,
+        },
+      }),
+    );
+    expect(top.span_type).toBe('chain');
+    expect(top.input).toBe('{"prompt":"hi"}');
+    expect(top.quality_flags).not.toContain('missing_token_counts');
+
+    const embed = rowOf(
+      makeSpan({
+        attributes: {
+          'ai.operationId': 'ai.embed.doEmbed',
+          'ai.model.id': 'text-embedding-3-small',
+          'ai.values': ['"hello"'],
+          'ai.embeddings': ['[0.1,0.2]'],
+          'ai.usage.tokens': 5000,
+        },
+      }),
+    );
+    expect(embed).toMatchObject({ span_type: 'embedding', input_tokens: 5000, total_tokens: 5000, output: '' });
+    // text-embedding-3-small: $0.02 per 1M input tokens: 5000 * 0.02 = 100
+    expect(embed.cost).toBeCloseTo(100 / 1e6, 12);
+  });
+});

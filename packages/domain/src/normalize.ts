@@ -1,0 +1,112 @@
+/**
+ * The writer's entry point: one decoded OTLP export → one SpanRow per span.
+ */
+import type { OtlpScopeSpans, OtlpSpan, OtlpTraceExport } from '@aos/otlp';
+import type { SpanRow } from './span-row.ts';
+import { firstText, flattenAttributes, ValueLimiter } from './attributes.ts';
+import { extractFacts } from './conventions/extract.ts';
+import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './conventions/resource.ts';
+import { computeCost } from './cost.ts';
+import { eventsJson, linksJson } from './events-links.ts';
+import { spanKindName, spanStatusName } from './otel-enums.ts';
+import type { PriceTable } from './prices.ts';
+import { qualityFlags } from './quality-flags.ts';
+import { durationMillis, nanosToDecimalSeconds, nanosToMillis } from './time.ts';
+import { timeToFirstTokenMs } from './time-to-first-token.ts';
+import { reconcileTokens } from './tokens.ts';
+
+export interface NormalizeContext {
+  projectId: string;
+  /** When the batch was received (ms since the epoch); becomes `ingested_at`. */
+  receivedAtMs: number;
+  prices: PriceTable;
+  /** Largest stored size of one attribute, input, output or tool-arguments value, in UTF-8 bytes. */
+  maxValueBytes: number;
+}
+
+/**
+ * One row per span, in export order. Rows of one resource share the same
+ * `resource_attributes` object; treat rows as read-only.
+ */
+export function spanRowsFromExport(batch: OtlpTraceExport, ctx: NormalizeContext): SpanRow[] {
+  if (!(ctx.maxValueBytes > 0)) throw new RangeError(`maxValueBytes must be positive, got ${ctx.maxValueBytes}`);
+  const rows: SpanRow[] = [];
+  for (const resourceSpans of batch.resourceSpans) {
+    const resource = readResource(resourceSpans.resource.attributes, ctx.maxValueBytes);
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      for (const span of scopeSpans.spans) rows.push(spanRow(span, scopeSpans.scope, resource, ctx));
+    }
+  }
+  return rows;
+}
+
+function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: ResourceFacts, ctx: NormalizeContext): SpanRow {
+  const limiter = new ValueLimiter(ctx.maxValueBytes);
+  const attributes = flattenAttributes(span.attributes, limiter);
+  const facts = extractFacts(span, scope.name, resource);
+  const tokens = reconcileTokens(facts);
+  const model = facts.model ?? '';
+  const provider = facts.provider ?? '';
+  const cost = computeCost(facts.explicitCost, tokens, model, provider, ctx.prices);
+  const durationMs = durationMillis(span.startTimeUnixNano, span.endTimeUnixNano);
+  const input = facts.input === undefined ? '' : limiter.limit(facts.input);
+  const output = facts.output === undefined ? '' : limiter.limit(facts.output);
+  const toolArguments = facts.toolArguments === undefined ? '' : limiter.limit(facts.toolArguments);
+  const events = eventsJson(span.events, limiter);
+  const links = linksJson(span.links, limiter);
+
+  return {
+    project_id: ctx.projectId,
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    parent_span_id: span.parentSpanId,
+    name: span.name,
+    kind: spanKindName(span.kind),
+    span_type: facts.spanType,
+    start_time: nanosToDecimalSeconds(span.startTimeUnixNano),
+    end_time: nanosToDecimalSeconds(span.endTimeUnixNano),
+    duration_ms: durationMs,
+    status: spanStatusName(span.status.code),
+    status_message: span.status.message,
+    service_name: resource.serviceName,
+    environment: resource.environment || (firstText(span.attributes, ENVIRONMENT_KEYS) ?? ''),
+    platform: facts.platform,
+    scope_name: scope.name,
+    scope_version: scope.version,
+    agent_name: facts.agentName ?? '',
+    model,
+    provider,
+    input,
+    output,
+    input_tokens: tokens.input,
+    output_tokens: tokens.output,
+    total_tokens: tokens.total,
+    cached_input_tokens: tokens.cachedInput,
+    reasoning_tokens: tokens.reasoning,
+    cost: cost.cost,
+    cost_source: cost.source,
+    session_id: facts.sessionId ?? '',
+    user_id: facts.userId ?? '',
+    tool_name: facts.toolName ?? '',
+    tool_arguments: toolArguments,
+    tool_call_id: facts.toolCallId ?? '',
+    time_to_first_token_ms: timeToFirstTokenMs(span, durationMs),
+    attributes,
+    resource_attributes: resource.attributes,
+    events,
+    links,
+    quality_flags: qualityFlags({
+      startMs: nanosToMillis(span.startTimeUnixNano),
+      receivedAtMs: ctx.receivedAtMs,
+      truncated: limiter.truncated || resource.truncated,
+      droppedAttributesCount: span.droppedAttributesCount,
+      droppedEventsCount: span.droppedEventsCount,
+      spanType: facts.spanType,
+      hasTokenCounts: tokens.known,
+      hasModel: model !== '',
+      unknownPrice: cost.unknownPrice,
+      inconsistentTokens: tokens.inconsistent,
+    }),
+    ingested_at: ctx.receivedAtMs,
+  };
+}

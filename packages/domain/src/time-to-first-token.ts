@@ -1,0 +1,59 @@
+/**
+ * Time to first token (ms) for streamed generations.
+ *
+ * Attributes first, as they are measured by the client itself:
+ *   milliseconds: ai.response.msToFirstChunk (Vercel AI SDK doStream),
+ *                 ai.stream.msToFirstChunk (Vercel AI SDK streamText);
+ *   seconds:      gen_ai.server.time_to_first_token and
+ *                 gen_ai.client.operation.time_to_first_chunk (GenAI semconv metric
+ *                 names, used as span attributes by some instrumentations),
+ *                 llm.time_to_first_token.
+ * Some exporters put milliseconds into the "seconds" keys; a value that read as
+ * seconds would exceed the span's duration but fits as milliseconds is taken as ms.
+ *
+ * Otherwise the earliest first-token event, minus the span start:
+ *   ai.stream.firstChunk (Vercel AI SDK), First Token Stream Event (OpenInference
+ *   LangChain), gen_ai.content.completion.chunk, gen_ai.first_token, llm.first_token,
+ *   first_token.
+ */
+import type { OtlpSpan } from '@aos/otlp';
+import { firstNumber } from './attributes.ts';
+import { diffMillis } from './time.ts';
+
+const MILLISECOND_KEYS = ['ai.response.msToFirstChunk', 'ai.stream.msToFirstChunk'];
+const SECOND_KEYS = [
+  'gen_ai.server.time_to_first_token',
+  'gen_ai.client.operation.time_to_first_chunk',
+  'llm.time_to_first_token',
+];
+export const FIRST_TOKEN_EVENTS: ReadonlySet<string> = new Set([
+  'ai.stream.firstChunk',
+  'First Token Stream Event',
+  'gen_ai.content.completion.chunk',
+  'gen_ai.first_token',
+  'llm.first_token',
+  'first_token',
+]);
+
+function fromEvents(span: OtlpSpan): number | null {
+  let earliestMs = Infinity;
+  for (const event of span.events) {
+    if (!FIRST_TOKEN_EVENTS.has(event.name)) continue;
+    const ms = diffMillis(span.startTimeUnixNano, event.timeUnixNano);
+    if (ms < earliestMs) earliestMs = ms;
+  }
+  // None found, or an event before the span start (clock trouble): unknown.
+  return earliestMs === Infinity || earliestMs < 0 ? null : earliestMs;
+}
+
+export function timeToFirstTokenMs(span: OtlpSpan, durationMs: number): number | null {
+  const a = span.attributes;
+  const ms = firstNumber(a, MILLISECOND_KEYS);
+  if (ms !== undefined && ms >= 0) return ms;
+  const seconds = firstNumber(a, SECOND_KEYS);
+  if (seconds !== undefined && seconds >= 0) {
+    const asMs = seconds * 1000;
+    return durationMs > 0 && asMs > durationMs && seconds <= durationMs ? seconds : asMs;
+  }
+  return span.events.length === 0 ? null : fromEvents(span);
+}

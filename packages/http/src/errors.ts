@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from '@aos/log';
+
+/** The closed set of error codes the API answers with. */
+export const ERROR_CODES = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetail {
+  /** Where the problem is: a query parameter, a body path. */
+  field?: string;
+  message: string;
+}
+
+/** An error the client can act on; mapped to `{"error":{code,message,details,requestId}}`. */
+export class ApiError extends HTTPException {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(ERROR_CODES[code], { message });
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string, requestId: string, details: ErrorDetail[] = []) {
+  return { error: { code, message, ...(details.length > 0 ? { details } : {}), requestId } };
+}
+
+export function requestIdOf(c: Context): string {
+  return c.req.header('x-request-id') ?? randomUUID();
+}
+
+/** The one place errors become responses. A 500 never carries an internal message. */
+export function apiErrorHandler(logger: Logger): ErrorHandler {
+  return (err, c) => {
+    const requestId = requestIdOf(c);
+    if (err instanceof ApiError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return c.json(errorBody(err.code, err.message, requestId, err.details), ERROR_CODES[err.code]);
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      const code = (Object.entries(ERROR_CODES).find(([, s]) => s === err.status)?.[0] ?? 'invalid_request') as ErrorCode;
+      return c.json(errorBody(code, err.message || code, requestId), err.status as ContentfulStatusCode);
+    }
+    logger.error('unhandled error', { requestId, path: c.req.path, error: err });
+    return c.json(errorBody('internal', 'internal error; see the server log for this request id', requestId), 500);
+  };
+}
+
+export const apiNotFound: NotFoundHandler = (c) =>
+  c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`, requestIdOf(c)), 404);

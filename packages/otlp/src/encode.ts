@@ -1,0 +1,48 @@
+/**
+ * OTLP/HTTP response bodies, in the encoding of the request: an
+ * ExportTraceServiceResponse on success (with partial_success when spans were
+ * rejected), a google.rpc.Status on failure.
+ */
+import type { OtlpEncoding } from './types.ts';
+import { getOtlpSchema } from './schema.ts';
+
+const utf8 = new TextEncoder();
+
+export function contentTypeFor(encoding: OtlpEncoding): 'application/x-protobuf' | 'application/json' {
+  return encoding === 'protobuf' ? 'application/x-protobuf' : 'application/json';
+}
+
+/**
+ * The success response. partial_success is set only when something was
+ * rejected or there is a warning to pass on (rejected 0 with a message), as
+ * the spec asks; otherwise the body is the empty message.
+ */
+export function encodeExportResponse(
+  encoding: OtlpEncoding,
+  partial?: { rejectedSpans: number; errorMessage: string },
+): Uint8Array {
+  const hasPartial = partial !== undefined && (partial.rejectedSpans > 0 || partial.errorMessage !== '');
+  if (encoding === 'json') {
+    if (!hasPartial) return utf8.encode('{}');
+    // proto3 JSON writes int64 as a string.
+    return utf8.encode(
+      JSON.stringify({
+        partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage },
+      }),
+    );
+  }
+  if (!hasPartial) return new Uint8Array(0);
+  const { ExportTraceServiceResponse } = getOtlpSchema();
+  return ExportTraceServiceResponse.encode(
+    ExportTraceServiceResponse.fromObject({
+      partialSuccess: { rejectedSpans: partial.rejectedSpans, errorMessage: partial.errorMessage },
+    }),
+  ).finish();
+}
+
+/** A google.rpc.Status error body; `code` is a google.rpc.Code (e.g. 3 INVALID_ARGUMENT). */
+export function encodeRpcStatus(encoding: OtlpEncoding, code: number, message: string): Uint8Array {
+  if (encoding === 'json') return utf8.encode(JSON.stringify({ code, message }));
+  const { RpcStatus } = getOtlpSchema();
+  return RpcStatus.encode(RpcStatus.fromObject({ code, message })).finish();
+}

@@ -1,0 +1,120 @@
+/**
+ * The fields of each OTLP message the protobuf decoder reads, by field number,
+ * with the wire type each must arrive with (names as spelled in ./proto).
+ */
+import {
+  WIRE_I32,
+  WIRE_I64,
+  WIRE_LEN,
+  WIRE_VARINT,
+  type WireReader,
+  protobufError,
+  wrongWireType,
+} from './wire-reader.ts';
+
+/**
+ * Known fields of each message, by field number, with the wire type they must
+ * have. Consulted only for tags the decoders' switch statements did not match,
+ * to tell a wrong wire type (an error) from an unknown field (skipped).
+ */
+export type FieldTable = { readonly name: string; readonly fields: Record<number, [string, number]> };
+
+export const FIELDS = {
+  ExportTraceServiceRequest: {
+    name: 'ExportTraceServiceRequest',
+    fields: { 1: ['resource_spans', WIRE_LEN] },
+  },
+  ResourceSpans: {
+    name: 'ResourceSpans',
+    fields: { 1: ['resource', WIRE_LEN], 2: ['scope_spans', WIRE_LEN], 3: ['schema_url', WIRE_LEN] },
+  },
+  Resource: {
+    name: 'Resource',
+    fields: { 1: ['attributes', WIRE_LEN], 2: ['dropped_attributes_count', WIRE_VARINT] },
+  },
+  ScopeSpans: {
+    name: 'ScopeSpans',
+    fields: { 1: ['scope', WIRE_LEN], 2: ['spans', WIRE_LEN], 3: ['schema_url', WIRE_LEN] },
+  },
+  InstrumentationScope: {
+    name: 'InstrumentationScope',
+    fields: {
+      1: ['name', WIRE_LEN],
+      2: ['version', WIRE_LEN],
+      3: ['attributes', WIRE_LEN],
+      4: ['dropped_attributes_count', WIRE_VARINT],
+    },
+  },
+  Span: {
+    name: 'Span',
+    fields: {
+      1: ['trace_id', WIRE_LEN],
+      2: ['span_id', WIRE_LEN],
+      3: ['trace_state', WIRE_LEN],
+      4: ['parent_span_id', WIRE_LEN],
+      5: ['name', WIRE_LEN],
+      6: ['kind', WIRE_VARINT],
+      7: ['start_time_unix_nano', WIRE_I64],
+      8: ['end_time_unix_nano', WIRE_I64],
+      9: ['attributes', WIRE_LEN],
+      10: ['dropped_attributes_count', WIRE_VARINT],
+      11: ['events', WIRE_LEN],
+      12: ['dropped_events_count', WIRE_VARINT],
+      13: ['links', WIRE_LEN],
+      14: ['dropped_links_count', WIRE_VARINT],
+      15: ['status', WIRE_LEN],
+      16: ['flags', WIRE_I32],
+    },
+  },
+  Event: {
+    name: 'Span.Event',
+    fields: {
+      1: ['time_unix_nano', WIRE_I64],
+      2: ['name', WIRE_LEN],
+      3: ['attributes', WIRE_LEN],
+      4: ['dropped_attributes_count', WIRE_VARINT],
+    },
+  },
+  Link: {
+    name: 'Span.Link',
+    fields: {
+      1: ['trace_id', WIRE_LEN],
+      2: ['span_id', WIRE_LEN],
+      3: ['trace_state', WIRE_LEN],
+      4: ['attributes', WIRE_LEN],
+      5: ['dropped_attributes_count', WIRE_VARINT],
+      6: ['flags', WIRE_I32],
+    },
+  },
+  Status: {
+    name: 'Status',
+    fields: { 2: ['message', WIRE_LEN], 3: ['code', WIRE_VARINT] },
+  },
+  KeyValue: {
+    name: 'KeyValue',
+    fields: { 1: ['key', WIRE_LEN], 2: ['value', WIRE_LEN] },
+  },
+  AnyValue: {
+    name: 'AnyValue',
+    fields: {
+      1: ['string_value', WIRE_LEN],
+      2: ['bool_value', WIRE_VARINT],
+      3: ['int_value', WIRE_VARINT],
+      4: ['double_value', WIRE_I64],
+      5: ['array_value', WIRE_LEN],
+      6: ['kvlist_value', WIRE_LEN],
+      7: ['bytes_value', WIRE_LEN],
+    },
+  },
+  ArrayValue: { name: 'ArrayValue', fields: { 1: ['values', WIRE_LEN] } },
+  KeyValueList: { name: 'KeyValueList', fields: { 1: ['values', WIRE_LEN] } },
+} as const satisfies Record<string, FieldTable>;
+
+/** Handles a tag no case matched: a known field with the wrong wire type fails, anything else is skipped. */
+export function otherField(r: WireReader, fieldTag: number, table: FieldTable): void {
+  const field = fieldTag >>> 3;
+  if (field === 0) throw protobufError(`invalid field number 0 at offset ${r.pos - 1}`);
+  const known = table.fields[field];
+  if (known !== undefined) throw wrongWireType(table.name, known[0], fieldTag, known[1]);
+  r.skip(fieldTag & 7);
+}

@@ -1,0 +1,58 @@
+/**
+ * The OTLP trace schema, loaded with protobufjs from the project's own .proto
+ * files in ./proto. Loaded lazily on first use (parsing the files takes a few
+ * milliseconds) and then shared: importing this package costs nothing until a
+ * response is encoded.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
+
+/** The directory the import paths inside the .proto files are relative to. */
+const PROTO_DIR = fileURLToPath(new URL('./proto/', import.meta.url));
+
+const PROTO_FILES = [
+  'opentelemetry/proto/collector/trace/v1/trace_service.proto',
+  'opentelemetry/proto/trace/v1/trace.proto',
+  'google/rpc/status.proto',
+];
+
+export interface OtlpSchema {
+  readonly root: protobuf.Root;
+  readonly ExportTraceServiceRequest: protobuf.Type;
+  readonly ExportTraceServiceResponse: protobuf.Type;
+  readonly ExportTracePartialSuccess: protobuf.Type;
+  readonly RpcStatus: protobuf.Type;
+}
+
+let schema: OtlpSchema | undefined;
+
+/** Returns the loaded schema, parsing the .proto files on the first call. */
+export function getOtlpSchema(): OtlpSchema {
+  schema ??= loadSchema();
+  return schema;
+}
+
+function loadSchema(): OtlpSchema {
+  const root = new protobuf.Root();
+  // Imports are written from the proto root ("opentelemetry/proto/…"), as
+  // upstream does, not relative to the importing file. (protobufjs serves
+  // google/protobuf/*.proto from its bundled copies before calling this.)
+  root.resolvePath = (_origin, target) =>
+    path.isAbsolute(target) ? target : path.join(PROTO_DIR, target);
+  root.loadSync(PROTO_FILES);
+  root.resolveAll();
+  return {
+    root,
+    ExportTraceServiceRequest: root.lookupType(
+      'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
+    ),
+    ExportTraceServiceResponse: root.lookupType(
+      'opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse',
+    ),
+    ExportTracePartialSuccess: root.lookupType(
+      'opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess',
+    ),
+    RpcStatus: root.lookupType('google.rpc.Status'),
+  };
+}

@@ -1,0 +1,14 @@
+export { createRedisConnection } from './redis.ts';
+export type { Redis } from './redis.ts';
+export {
+  INGEST_QUEUE,
+  createIngestQueue,
+  parseSpanBatchPayload,
+  spanBatchJobOptions,
+  spanBatchPayloadSchema,
+} from './ingest-queue.ts';
+export type { SpanBatchJob, SpanBatchPayload } from './ingest-queue.ts';
+export { startWorker } from './worker.ts';
+export type { WorkerStats } from './worker.ts';
+export { listDeadLetters, countSpans } from './dead-letters.ts';
+export type { DeadLetter } from './dead-letters.ts';

@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import type { Redis } from 'ioredis';
+import { Queue, type Job, type JobsOptions } from 'bullmq';
+import type { OtlpTraceExport } from '@aos/otlp';
+
+/** The queue between ingest and writer: one job per accepted OTLP request. */
+export const INGEST_QUEUE = 'span-batches';
+
+const attributeValue: v.GenericSchema<unknown> = v.lazy(() =>
+  v.union([v.string(), v.number(), v.boolean(), v.null(), v.array(attributeValue), v.record(v.string(), attributeValue)]),
+);
+const attributes = v.record(v.string(), attributeValue);
+const nanos = v.pipe(v.string(), v.regex(/^\d{1,20}$/));
+
+const spanSchema = v.object({
+  traceId: v.string(),
+  spanId: v.string(),
+  parentSpanId: v.string(),
+  traceState: v.string(),
+  name: v.string(),
+  kind: v.picklist([0, 1, 2, 3, 4, 5]),
+  startTimeUnixNano: nanos,
+  endTimeUnixNano: nanos,
+  attributes,
+  droppedAttributesCount: v.number(),
+  events: v.array(v.object({ timeUnixNano: nanos, name: v.string(), attributes })),
+  droppedEventsCount: v.number(),
+  links: v.array(v.object({ traceId: v.string(), spanId: v.string(), traceState: v.string(), attributes })),
+  status: v.object({ code: v.picklist([0, 1, 2]), message: v.string() }),
+});
+
+/** The payload of an ingest job; the writer parses it before use. */
+export const spanBatchPayloadSchema = v.object({
+  projectId: v.pipe(v.string(), v.minLength(1)),
+  /** When ingest accepted the request, milliseconds since the epoch. */
+  receivedAtMs: v.number(),
+  export: v.object({
+    resourceSpans: v.array(
+      v.object({
+        resource: v.object({ attributes }),
+        scopeSpans: v.array(
+          v.object({ scope: v.object({ name: v.string(), version: v.string() }), spans: v.array(spanSchema) }),
+        ),
+      }),
+    ),
+  }),
+});
+
+export interface SpanBatchPayload {
+  projectId: string;
+  receivedAtMs: number;
+  export: OtlpTraceExport;
+}
+
+// The schema and the OTLP types must describe the same shape.
+type SchemaOutput = v.InferOutput<typeof spanBatchPayloadSchema>;
+const _schemaMatchesTypes: (p: SpanBatchPayload) => SchemaOutput = (p) => p as SchemaOutput;
+void _schemaMatchesTypes;
+
+export function parseSpanBatchPayload(data: unknown): SpanBatchPayload {
+  return v.parse(spanBatchPayloadSchema, data) as SpanBatchPayload;
+}
+
+export interface IngestQueueOptions {
+  connection: Redis;
+  prefix: string;
+  attempts: number;
+}
+
+/** Retries back off exponentially; a batch that keeps failing stays in the failed set (the dead letters). */
+export function spanBatchJobOptions(attempts: number): JobsOptions {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: false,
+  };
+}
+
+export function createIngestQueue(opts: IngestQueueOptions): Queue<SpanBatchPayload> {
+  return new Queue<SpanBatchPayload>(INGEST_QUEUE, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    defaultJobOptions: spanBatchJobOptions(opts.attempts),
+  });
+}
+
+export type SpanBatchJob = Job<SpanBatchPayload>;

@@ -1,0 +1,102 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
+import type { StorageSettings } from '@aos/config';
+
+/** Settings every query runs with, on both engines, so results have one shape. */
+const SESSION_SETTINGS: ClickHouseSettings = {
+  // 64-bit integers as strings: token counts and nanosecond times exceed 2^53.
+  output_format_json_quote_64bit_integers: 1,
+  date_time_output_format: 'simple',
+};
+
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+}
+
+/**
+ * The one way the service reaches ClickHouse: a `ClickHouseClient` over either the
+ * embedded engine (chDB, one data directory per process) or a server by URL.
+ */
+export interface Storage {
+  readonly client: ClickHouseClient;
+  readonly engine: 'embedded' | 'server';
+  /** The cluster name when the schema is the replicated/distributed variant. */
+  readonly cluster: string | undefined;
+  /** Inserts rows given as one JSONEachRow text; the fastest path each engine has. */
+  insertJsonEachRow(table: string, body: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openStorage(settings: StorageSettings): Promise<Storage> {
+  return settings.url ? openServer(settings) : openEmbedded(settings);
+}
+
+async function openEmbedded(settings: StorageSettings): Promise<Storage> {
+  const dir = path.resolve(settings.dataDir, 'clickhouse');
+  mkdirSync(dir, { recursive: true });
+  let connection: ChdbConnection;
+  try {
+    connection = createChdbConnection({ path: dir });
+  } catch (err) {
+    throw new StorageUnavailableError(
+      `cannot open the embedded ClickHouse data directory ${dir}: ${(err as Error).message}. ` +
+        'Is another process of this service using it? (the embedded engine allows one process per data directory)',
+    );
+  }
+  // chdb implements the same Connection contract against its own copy of client-common's types.
+  const client = createClient({
+    connection: connection as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+    clickhouse_settings: SESSION_SETTINGS,
+  });
+  // The embedded session is one connection, so USE sticks for every later query.
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}` });
+  await client.command({ query: `USE ${settings.database}` });
+  return {
+    client,
+    engine: 'embedded',
+    cluster: undefined,
+    async insertJsonEachRow(table, body) {
+      if (body.length === 0) return;
+      // rawInsert hands the buffer to chDB's parallel parser without another copy.
+      await connection.chdb.rawInsert({ table, values: Buffer.from(body), format: 'JSONEachRow' });
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openServer(settings: StorageSettings): Promise<Storage> {
+  const common = {
+    url: settings.url,
+    username: settings.user,
+    password: settings.password,
+    clickhouse_settings: SESSION_SETTINGS,
+    request_timeout: 120_000,
+  };
+  const bootstrap = createClient(common);
+  try {
+    const onCluster = settings.cluster ? ` ON CLUSTER ${settings.cluster}` : '';
+    await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}${onCluster}` });
+  } catch (err) {
+    throw new StorageUnavailableError(`cannot reach ClickHouse at ${settings.url}: ${(err as Error).message}`);
+  } finally {
+    await bootstrap.close();
+  }
+  const client = createClient({ ...common, database: settings.database });
+  return {
+    client,
+    engine: 'server',
+    cluster: settings.cluster,
+    async insertJsonEachRow(table, body) {
+      if (body.length === 0) return;
+      const result = await client.exec({
+        query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+        values: Readable.from([body]),
+      });
+      result.stream.destroy();
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Storage } from './client.ts';
+
+const MIGRATIONS_ROOT = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));
+
+export interface Migration {
+  name: string;
+  statements: string[];
+}
+
+/** Reads the ordered migration files of the single-node or cluster variant. */
+export function loadMigrations(variant: 'single' | 'cluster', root = MIGRATIONS_ROOT): Migration[] {
+  const dir = path.join(root, variant);
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((name) => ({ name, statements: splitStatements(readFileSync(path.join(dir, name), 'utf8')) }));
+}
+
+/** Splits a file into statements at semicolons that end a line; comment lines are dropped. */
+export function splitStatements(sql: string): string[] {
+  const withoutComments = sql
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n');
+  return withoutComments
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * Applies the migrations not applied yet, in order, and records each one so it runs once.
+ * The DDL itself is idempotent (IF NOT EXISTS) so a crash between a statement and its
+ * record is harmless on the next start.
+ */
+export async function migrate(storage: Storage): Promise<string[]> {
+  const cluster = storage.cluster;
+  const onCluster = cluster ? ` ON CLUSTER ${cluster}` : '';
+  const engine = cluster
+    ? `ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/schema_migrations', '{replica}')`
+    : 'ReplacingMergeTree';
+  await storage.client.command({
+    query: `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ${engine} ORDER BY name`,
+  });
+  const applied = new Set(
+    (
+      await (
+        await storage.client.query({ query: 'SELECT DISTINCT name FROM schema_migrations', format: 'JSONEachRow' })
+      ).json<{ name: string }>()
+    ).map((r) => r.name),
+  );
+  const done: string[] = [];
+  for (const migration of loadMigrations(cluster ? 'cluster' : 'single')) {
+    if (applied.has(migration.name)) continue;
+    for (const statement of migration.statements) {
+      // The cluster name is validated as an identifier by the config schema.
+      await storage.client.command({ query: cluster ? statement.replaceAll('{cluster}', cluster) : statement });
+    }
+    await storage.client.insert({
+      table: 'schema_migrations',
+      values: [{ name: migration.name, applied_at: Date.now() }],
+      format: 'JSONEachRow',
+    });
+    done.push(migration.name);
+  }
+  return done;
+}

@@ -1,0 +1,26 @@
+/**
+ * Conversions between JS values and the text forms ClickHouse parses without guessing.
+ * A DateTime64 given as a bare integer is read as seconds or as ticks depending on its
+ * digit count, so times always go in as decimal seconds ("1700000000.123").
+ */
+
+/** Milliseconds since the epoch → a DateTime64(3) parameter value. */
+export function msToDateTimeParam(ms: number): string {
+  const whole = Math.floor(ms / 1000);
+  const frac = String(ms - whole * 1000).padStart(3, '0');
+  return `${whole}.${frac}`;
+}
+
+/** Nanoseconds since the epoch (decimal string) → a DateTime64(9) value. */
+export function nanosToDateTimeValue(nanos: string): string {
+  const padded = nanos.padStart(10, '0');
+  return `${padded.slice(0, -9)}.${padded.slice(-9)}`;
+}
+
+/** Nanoseconds since the epoch (decimal string, as ClickHouse returns it) → ISO 8601 with 9 fractional digits. */
+export function nanosToIso(nanos: string): string {
+  const padded = nanos.padStart(10, '0');
+  const seconds = Number(padded.slice(0, -9));
+  const iso = new Date(seconds * 1000).toISOString(); // 2026-01-01T00:00:00.000Z
+  return `${iso.slice(0, 19)}.${padded.slice(-9)}Z`;
+}

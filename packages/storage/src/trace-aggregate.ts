@@ -1,0 +1,69 @@
+/**
+ * Trace-level figures are computed from the deduplicated spans at query time, so a
+ * late span or a replayed batch is reflected at once and nothing has to be kept in sync.
+ * This is the one definition of a trace's columns; lists, details and summaries select
+ * from it. Aliases never reuse a span column name: ClickHouse resolves aliases anywhere
+ * in the query, so `sum(cost) AS cost` would capture later references to the column.
+ *
+ * Usage is counted once: wrapper spans (an agent, a Vercel AI `generateText` call) often
+ * report the sum of the model calls below them, so when a trace has model spans (llm,
+ * embedding) only those are added up; a trace without any (a remote agent reporting its
+ * own usage) adds up what its spans report.
+ */
+const MODEL_SPAN = "span_type IN ('llm', 'embedding')";
+const usage = (column: string, alias: string) =>
+  `if(countIf(${MODEL_SPAN}) > 0, sumIf(${column}, ${MODEL_SPAN}), sum(${column})) AS ${alias}`;
+
+export const TRACE_COLUMNS_SQL = `
+    trace_id,
+    min(start_time) AS trace_start,
+    max(end_time) AS trace_end,
+    dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
+    argMin(name, (parent_span_id != '', start_time)) AS trace_name,
+    argMin(input, (parent_span_id != '', start_time)) AS trace_input,
+    argMin(output, (parent_span_id != '', start_time)) AS trace_output,
+    count() AS span_count,
+    countIf(status = 'error') AS error_count,
+    multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
+    ${usage('input_tokens', 'trace_input_tokens')},
+    ${usage('output_tokens', 'trace_output_tokens')},
+    ${usage('total_tokens', 'trace_total_tokens')},
+    ${usage('cached_input_tokens', 'trace_cached_input_tokens')},
+    ${usage('reasoning_tokens', 'trace_reasoning_tokens')},
+    ${usage('cost', 'trace_cost')},
+    anyIf(session_id, session_id != '') AS trace_session_id,
+    anyIf(user_id, user_id != '') AS trace_user_id,
+    anyIf(environment, environment != '') AS trace_environment,
+    anyIf(service_name, service_name != '') AS trace_service_name,
+    anyIf(platform, platform != '') AS trace_platform,
+    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    countIf(notEmpty(quality_flags)) AS flagged_span_count,
+    toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
+    toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns`;
+
+/** A trace row as the SQL above returns it (64-bit integers arrive as strings). */
+export interface TraceAggregateRow {
+  trace_id: string;
+  trace_start_ns: string;
+  trace_end_ns: string;
+  trace_duration_ms: number;
+  trace_name: string;
+  trace_input: string;
+  trace_output: string;
+  span_count: string;
+  error_count: string;
+  trace_status: string;
+  trace_input_tokens: string;
+  trace_output_tokens: string;
+  trace_total_tokens: string;
+  trace_cached_input_tokens: string;
+  trace_reasoning_tokens: string;
+  trace_cost: number;
+  trace_session_id: string;
+  trace_user_id: string;
+  trace_environment: string;
+  trace_service_name: string;
+  trace_platform: string;
+  trace_models: string[];
+  flagged_span_count: string;
+}

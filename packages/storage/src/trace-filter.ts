@@ -1,0 +1,43 @@
+import { msToDateTimeParam as msToParam } from './sql-values.ts';
+
+/**
+ * The trace filter model and its translation to SQL. Every endpoint that takes
+ * "a filter" goes through `traceFilterSql`, so a new filter is added here once.
+ */
+
+export interface TraceFilter {
+  projectId: string;
+  /** Milliseconds since the epoch; a trace is in the window when its first span starts in it. */
+  startTimeMs: number;
+  endTimeMs: number;
+}
+
+/** Spans of a trace may start before or after the trace's first span lands in the window;
+ *  the span scan looks this far around the window so trace figures are whole. */
+export const TRACE_SPAN_MARGIN_MS = 60 * 60 * 1000;
+
+export interface FilterSql {
+  /** Conditions on `spans` rows (no alias), joined with AND. */
+  spanConditions: string[];
+  /** Conditions on the aggregated trace columns, joined with AND. */
+  traceConditions: string[];
+  params: Record<string, unknown>;
+}
+
+export function traceFilterSql(filter: TraceFilter): FilterSql {
+  return {
+    spanConditions: [
+      'project_id = {projectId:String}',
+      'start_time >= {scanStart:DateTime64(3)}',
+      'start_time < {scanEnd:DateTime64(3)}',
+    ],
+    traceConditions: ['trace_start >= {startTime:DateTime64(3)}', 'trace_start < {endTime:DateTime64(3)}'],
+    params: {
+      projectId: filter.projectId,
+      scanStart: msToParam(filter.startTimeMs - TRACE_SPAN_MARGIN_MS),
+      scanEnd: msToParam(filter.endTimeMs + TRACE_SPAN_MARGIN_MS),
+      startTime: msToParam(filter.startTimeMs),
+      endTime: msToParam(filter.endTimeMs),
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { Storage } from './client.ts';
+import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
+import { TRACE_COLUMNS_SQL, type TraceAggregateRow } from './trace-aggregate.ts';
+import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+
+/** A trace with its trace-level figures, as the API returns it. */
+export interface TraceRecord {
+  traceId: string;
+  name: string;
+  startTime: string;
+  endTime: string;
+  durationMs: number;
+  status: string;
+  spanCount: number;
+  errorCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+  cost: number;
+  sessionId: string | null;
+  userId: string | null;
+  environment: string | null;
+  serviceName: string | null;
+  platform: string | null;
+  models: string[];
+  flaggedSpanCount: number;
+  input: string;
+  output: string;
+}
+
+/** Where the previous page ended: the sort key of its last trace. */
+export interface TraceCursor {
+  startNs: string;
+  traceId: string;
+}
+
+export interface TracePageRequest {
+  limit: number;
+  order: 'asc' | 'desc';
+  after?: TraceCursor;
+}
+
+export interface TracePage {
+  traces: TraceRecord[];
+  /** Set when another page may follow. */
+  next: TraceCursor | null;
+}
+
+/** Lists traces matching the filter, keyset-paginated on (start time, trace id). */
+export async function listTraces(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+  const sql = traceFilterSql(filter);
+  const conditions = [...sql.traceConditions];
+  const params: Record<string, unknown> = { ...sql.params, limit: page.limit + 1 };
+  if (page.after) {
+    // Tuple comparison keeps the order total even when two traces start in the same nanosecond.
+    const op = page.order === 'desc' ? '<' : '>';
+    conditions.push(`(trace_start, trace_id) ${op} ({afterStart:DateTime64(9)}, {afterTrace:String})`);
+    params.afterStart = nanosToDateTimeValue(page.after.startNs);
+    params.afterTrace = page.after.traceId;
+  }
+  const direction = page.order === 'desc' ? 'DESC' : 'ASC';
+  const result = await storage.client.query({
+    query: `
+      SELECT * FROM (
+        SELECT ${TRACE_COLUMNS_SQL}
+        FROM spans FINAL
+        WHERE ${sql.spanConditions.join(' AND ')}
+        GROUP BY trace_id
+      )
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY trace_start ${direction}, trace_id ${direction}
+      LIMIT {limit:UInt32}`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<TraceAggregateRow>();
+  const hasMore = rows.length > page.limit;
+  const traces = rows.slice(0, page.limit).map(traceRecordFromRow);
+  const last = rows[page.limit - 1];
+  return { traces, next: hasMore && last ? { startNs: last.trace_start_ns, traceId: last.trace_id } : null };
+}
+
+/** One trace's figures over all its spans, or null when the project has no such trace. */
+export async function getTraceRecord(storage: Storage, projectId: string, traceId: string): Promise<TraceRecord | null> {
+  const result = await storage.client.query({
+    query: `
+      SELECT ${TRACE_COLUMNS_SQL}
+      FROM spans FINAL
+      WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+      GROUP BY trace_id`,
+    query_params: { projectId, traceId },
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<TraceAggregateRow>();
+  return row ? traceRecordFromRow(row) : null;
+}
+
+function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
+  return {
+    traceId: row.trace_id,
+    name: row.trace_name,
+    startTime: nanosToIso(row.trace_start_ns),
+    endTime: nanosToIso(row.trace_end_ns),
+    durationMs: row.trace_duration_ms,
+    status: row.trace_status,
+    spanCount: Number(row.span_count),
+    errorCount: Number(row.error_count),
+    inputTokens: Number(row.trace_input_tokens),
+    outputTokens: Number(row.trace_output_tokens),
+    totalTokens: Number(row.trace_total_tokens),
+    cachedInputTokens: Number(row.trace_cached_input_tokens),
+    reasoningTokens: Number(row.trace_reasoning_tokens),
+    cost: row.trace_cost,
+    sessionId: row.trace_session_id || null,
+    userId: row.trace_user_id || null,
+    environment: row.trace_environment || null,
+    serviceName: row.trace_service_name || null,
+    platform: row.trace_platform || null,
+    models: row.trace_models,
+    flaggedSpanCount: Number(row.flagged_span_count),
+    input: row.trace_input,
+    output: row.trace_output,
+  };
+}

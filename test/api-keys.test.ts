@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, type ApiKeyScope } from '@aos/storage';
+import { startTestService, type TestService } from './support/service.ts';
+
+let svc: TestService;
+const keys: Record<string, string> = {};
+
+beforeAll(async () => {
+  svc = await startTestService({ API_KEY_CACHE_TTL_MS: '0' });
+  const make = async (projectId: string, scopes: ApiKeyScope[]) =>
+    (await createApiKey(svc.service.storage, { projectId, name: scopes.join('+'), scopes })).secret;
+  keys.ingest = await make('default', ['ingest']);
+  keys.read = await make('default', ['read']);
+  keys.write = await make('default', ['write']);
+  keys.admin = await make('default', ['admin']);
+  keys.otherProject = await make('other', ['ingest', 'read', 'write', 'admin']);
+  keys.revoked = await make('default', ['ingest', 'read', 'write', 'admin']);
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const TRACE = 'ab'.repeat(16);
+const SPAN = 'cd'.repeat(8);
+
+/** Every endpoint, the scope it needs, and a request that is otherwise valid. */
+const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: string; body?: string; type?: string; projectParam: boolean }> = [
+  { name: 'POST /traces/otlp', scope: 'ingest', method: 'POST', path: '/api/v1/traces/otlp', body: '{}', type: 'application/json', projectParam: false },
+  { name: 'POST /traces/otlp/v1/traces', scope: 'ingest', method: 'POST', path: '/api/v1/traces/otlp/v1/traces', body: '{}', type: 'application/json', projectParam: false },
+  { name: 'GET /traces', scope: 'read', method: 'GET', path: '/api/v1/traces', projectParam: true },
+  { name: 'GET /traces/{id}', scope: 'read', method: 'GET', path: `/api/v1/traces/${TRACE}`, projectParam: true },
+  { name: 'GET /traces/{id}/spans/{id}', scope: 'read', method: 'GET', path: `/api/v1/traces/${TRACE}/spans/${SPAN}`, projectParam: true },
+  { name: 'GET /api-keys', scope: 'admin', method: 'GET', path: '/api/v1/api-keys', projectParam: false },
+  { name: 'POST /api-keys', scope: 'admin', method: 'POST', path: '/api/v1/api-keys', body: '{"name":"x","scopes":["read"]}', type: 'application/json', projectParam: false },
+  { name: 'GET /dead-letters', scope: 'admin', method: 'GET', path: '/api/v1/dead-letters', projectParam: false },
+];
+
+function call(route: (typeof ROUTES)[number], key: string | null, path = route.path) {
+  return svc.api(path, {
+    method: route.method,
+    key,
+    ...(route.body ? { body: route.body, headers: { 'content-type': route.type! } } : {}),
+  });
+}
+
+describe('API keys on every endpoint', () => {
+  it('a revoked key stops working', async () => {
+    const list = (await (await svc.api('/api/v1/api-keys')).json()) as any;
+    const target = list.data.find((k: any) => k.name === 'ingest+read+write+admin' && k.projectId === 'default');
+    const res = await svc.api(`/api/v1/api-keys/${target.id}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).revokedAt).toBeTruthy();
+  });
+
+  for (const route of ROUTES) {
+    it(`${route.name}: 401 without a key, with an unknown key and with a revoked key`, async () => {
+      for (const key of [null, 'aos_not-a-real-key', keys.revoked!]) {
+        const res = await call(route, key);
+        expect(res.status, `key ${key}`).toBe(401);
+      }
+    });
+
+    it(`${route.name}: 403 for a key without the ${route.scope} scope, accepted with it`, async () => {
+      const lacking = route.scope === 'ingest' ? keys.read! : keys.ingest!;
+      expect((await call(route, lacking)).status).toBe(403);
+      const allowed = route.scope === 'ingest' ? keys.ingest! : route.scope === 'read' ? keys.read! : keys.admin!;
+      const res = await call(route, allowed);
+      expect([200, 201, 404], await res.clone().text()).toContain(res.status);
+    });
+
+    if (route.projectParam) {
+      it(`${route.name}: 403 when asking for another project's data`, async () => {
+        const sep = route.path.includes('?') ? '&' : '?';
+        expect((await call(route, keys.read!, `${route.path}${sep}projectId=other`)).status).toBe(403);
+        expect((await call(route, keys.otherProject!, `${route.path}${sep}projectId=default`)).status).toBe(403);
+      });
+    }
+  }
+
+  it('errors use the one error shape, OTLP errors the google.rpc.Status shape', async () => {
+    const api = await svc.api('/api/v1/traces', { key: null });
+    const body = (await api.json()) as any;
+    expect(body.error.code).toBe('unauthorized');
+    expect(body.error.message).toMatch(/x-api-key/);
+    expect(typeof body.error.requestId).toBe('string');
+    const otlp = await svc.api('/api/v1/traces/otlp', { method: 'POST', key: null, body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(otlp.status).toBe(401);
+    const status = (await otlp.json()) as any;
+    expect(status.code).toBe(16);
+    expect(status.message).toMatch(/API key/);
+  });
+
+  it('a key sees only its own project: the same trace id in another project is not found', async () => {
+    const traceId = 'ef'.repeat(16);
+    const spans = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: '00000000000000aa', name: 'secret', startTimeUnixNano: String(Date.now() * 1e6), endTimeUnixNano: String(Date.now() * 1e6 + 1000) }] }] }] };
+    const res = await svc.api('/api/v1/traces/otlp', { method: 'POST', key: keys.otherProject!, body: JSON.stringify(spans), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    // Visible to the other project's key once written...
+    for (let i = 0; i < 100; i++) {
+      if ((await svc.api(`/api/v1/traces/${traceId}`, { key: keys.otherProject! })).status === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await svc.api(`/api/v1/traces/${traceId}`, { key: keys.otherProject! })).status).toBe(200);
+    // ...and never to a key of project "default".
+    expect((await svc.api(`/api/v1/traces/${traceId}`, { key: keys.read! })).status).toBe(404);
+    const list = (await (await svc.api('/api/v1/traces', { key: keys.read! })).json()) as any;
+    expect(list.data.map((t: any) => t.traceId)).not.toContain(traceId);
+  });
+});
