@@ -16,7 +16,7 @@ export interface ChildService {
 
 /** Runs the all-in-one entry (`npm start`'s script) as a real child process. */
 export function startChildService(env: Record<string, string>): Promise<ChildService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

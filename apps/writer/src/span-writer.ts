@@ -57,13 +57,9 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     logger: deps.logger,
   });
   return {
-    stats: Object.assign(stats, {
-      get inserts() {
-        return batcher.stats.inserts;
-      },
-      get rows() {
-        return batcher.stats.rows;
-      },
+    stats: Object.defineProperties(stats as SpanWriter['stats'], {
+      inserts: { get: () => batcher.stats.inserts, enumerable: true },
+      rows: { get: () => batcher.stats.rows, enumerable: true },
     }),
     async close() {
       const closing = worker.close();
