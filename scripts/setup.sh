@@ -12,8 +12,11 @@ if ! command -v redis-server >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends redis-server >/dev/null
 fi
 
-# npm ci when node_modules is missing or older than the lock file.
+# Install when node_modules is missing or older than the lock file. `npm install` rather
+# than `npm ci`: this npm writes lock files without other platforms' optional packages
+# (chdb's per-platform engines), which `npm ci` then refuses; `npm install` follows the
+# lock file as it is and leaves it unchanged.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages (npm ci)" >&2
-  npm ci --no-audit --no-fund
+  echo "setup: installing npm packages" >&2
+  npm install --no-audit --no-fund
 fi
