@@ -104,6 +104,13 @@ describe('decodeProtobufExport', () => {
     });
   });
 
+  it('reads a plain Uint8Array view only within its bounds', () => {
+    const body = encodeRequest(requestWithSpan({ name: 'viewed' }));
+    const memory = new Uint8Array(body.length + 10).fill(0xff);
+    memory.set(body, 4);
+    expect(decodeProtobufExport(memory.subarray(4, 4 + body.length))).toEqual(decodeProtobufExport(body));
+  });
+
   it('fills defaults for absent fields', () => {
     const body = rawSpanRequest(() => {});
     expect(onlySpan(body)).toEqual({
@@ -303,18 +310,24 @@ describe('decodeProtobufExport', () => {
       expect(decodeError(value).message).toContain('AnyValue.double_value (field 4) has wire type 0 (varint), expected 1 (i64)');
     });
 
-    it('invalid wire types, field number 0, stray end-group tags', () => {
-      // Field 15 is unknown in ExportTraceServiceRequest.
-      expect(decodeError(new Uint8Array([0x7e])).message).toBe('invalid protobuf: invalid wire type 6 at offset 0');
+    it('invalid wire types, field number 0, stray or unmatched end-group tags', () => {
+      // Field 15 is unknown in ExportTraceServiceRequest; protobufjs reports the offset after the tag.
+      expect(decodeError(new Uint8Array([0x7e])).message).toBe('invalid protobuf: invalid wire type 6 at offset 1');
       expect(decodeError(new Uint8Array([0x7f])).message).toContain('invalid wire type 7');
       expect(decodeError(new Uint8Array([0x0e])).message).toContain('resource_spans (field 1) has wire type 6 (invalid)');
-      expect(decodeError(new Uint8Array([0x00, 0x00])).message).toContain('invalid field number 0');
+      expect(decodeError(new Uint8Array([0x00, 0x00])).message).toBe('invalid protobuf: illegal tag: field number 0');
       expect(decodeError(new Uint8Array([0x7c])).message).toContain('invalid wire type 4');
+      // A group opened as field 15 and closed as field 14.
+      expect(decodeError(new Uint8Array([0x7b, 0x74])).message).toBe('invalid protobuf: invalid end group tag');
     });
 
     it('unterminated and over-long varints', () => {
       expect(decodeError(new Uint8Array([0x80])).message).toContain('index out of range');
-      expect(decodeError(new Uint8Array([0x78, ...new Array(11).fill(0xff), 0x01])).message).toContain('varint longer than 10 bytes');
+      // Span > Status > code as an 11-byte varint.
+      const field = (number: number, payload: number[]) => [fieldTag(number, 2), payload.length, ...payload];
+      const code = [fieldTag(3, 0), ...new Array(10).fill(0xff), 0x01];
+      const body = new Uint8Array(field(1, field(2, field(2, field(15, code)))));
+      expect(decodeError(body).message).toBe('invalid protobuf: invalid varint encoding');
     });
 
     it('attribute values nested too deeply', () => {

@@ -1,16 +1,21 @@
 /**
  * The fields of each OTLP message the protobuf decoder reads, by field number,
- * with the wire type each must arrive with (names as spelled in ./proto).
+ * with the wire type each must arrive with (names as spelled in ./proto), and
+ * the decoder's error messages.
  */
-import {
-  WIRE_I32,
-  WIRE_I64,
-  WIRE_LEN,
-  WIRE_VARINT,
-  type WireReader,
-  protobufError,
-  wrongWireType,
-} from './wire-reader.ts';
+import type protobuf from 'protobufjs';
+import { OtlpDecodeError } from './errors.ts';
+
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+const WIRE_TYPE_NAMES = ['varint', 'i64', 'length-delimited', 'start-group', 'end-group', 'i32'];
+
+export function protobufError(message: string): OtlpDecodeError {
+  return new OtlpDecodeError('invalid protobuf: ' + message);
+}
 
 /**
  * Known fields of each message, by field number, with the wire type they must
@@ -110,11 +115,24 @@ export const FIELDS = {
   KeyValueList: { name: 'KeyValueList', fields: { 1: ['values', WIRE_LEN] } },
 } as const satisfies Record<string, FieldTable>;
 
-/** Handles a tag no case matched: a known field with the wrong wire type fails, anything else is skipped. */
-export function otherField(r: WireReader, fieldTag: number, table: FieldTable): void {
+/**
+ * Handles a tag no case matched. A known field with the wrong wire type fails
+ * (protobufjs' own decoders would skip it and silently drop the value);
+ * anything else is skipped by protobufjs, which also rejects field number 0,
+ * invalid wire types and unmatched end-group tags.
+ */
+export function otherField(r: protobuf.Reader, fieldTag: number, table: FieldTable): void {
   const field = fieldTag >>> 3;
-  if (field === 0) throw protobufError(`invalid field number 0 at offset ${r.pos - 1}`);
   const known = table.fields[field];
   if (known !== undefined) throw wrongWireType(table.name, known[0], fieldTag, known[1]);
-  r.skip(fieldTag & 7);
+  r.skipType(fieldTag & 7, 0, field);
+}
+
+/** The error for a known field that arrived with a wire type other than the one its type requires. */
+function wrongWireType(message: string, field: string, tag: number, expected: number): OtlpDecodeError {
+  const actual = tag & 7;
+  return protobufError(
+    `${message}.${field} (field ${tag >>> 3}) has wire type ${actual}` +
+      ` (${WIRE_TYPE_NAMES[actual] ?? 'invalid'}), expected ${expected} (${WIRE_TYPE_NAMES[expected]})`,
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * Keeps the hand-written protobuf decoder honest against the .proto files:
+ * Keeps the single-pass protobuf decoder honest against the .proto files:
  * its field tables must match the schema protobufjs loads from ./proto, and on
  * random requests it must agree with protobufjs' own (generic) decoder.
  */
