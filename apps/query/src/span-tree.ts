@@ -22,5 +22,41 @@ export function buildSpanTree(spans: readonly SpanSummary[]): SpanTreeNode[] {
     }
   }
   // Input is in start order and insertion keeps it, so children are already sorted.
+  cutParentCycles(nodes, roots);
   return roots;
+}
+
+/**
+ * Spans whose parents form a cycle (A→B→A, from a faulty exporter) hang under no root and
+ * would vanish. Each cycle is cut at one of its spans, which becomes a root flagged
+ * `parent_missing` like an orphan, so every span is still shown.
+ */
+function cutParentCycles(nodes: Map<string, SpanTreeNode>, roots: SpanTreeNode[]): void {
+  const reached = new Set<SpanTreeNode>();
+  const reach = (from: SpanTreeNode) => {
+    const stack = [from];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      reached.add(n);
+      stack.push(...n.children);
+    }
+  };
+  roots.forEach(reach);
+  if (reached.size === nodes.size) return;
+  for (const node of nodes.values()) {
+    if (reached.has(node)) continue;
+    // Walk up from an unreached span until a span repeats: that span is on the cycle.
+    const seen = new Set<SpanTreeNode>();
+    let cut = node;
+    while (!seen.has(cut)) {
+      seen.add(cut);
+      cut = nodes.get(cut.parentSpanId!)!;
+    }
+    const siblings = nodes.get(cut.parentSpanId!)!.children;
+    siblings.splice(siblings.indexOf(cut), 1);
+    cut.qualityFlags = [...cut.qualityFlags, 'parent_missing'];
+    roots.push(cut);
+    reach(cut);
+  }
+  const order = new Map([...nodes.values()].map((n, i) => [n, i]));
+  roots.sort((a, b) => order.get(a)! - order.get(b)!);
 }

@@ -33,11 +33,11 @@ export function queryParams(
   const repeated = new Set(allowed.repeated ?? []);
   for (const [key, value] of new URL(url).searchParams) {
     if (repeated.has(key)) {
-      const list = (out[key] as string[] | undefined) ?? [];
+      const list = Object.hasOwn(out, key) ? (out[key] as string[]) : [];
       list.push(value);
       out[key] = list;
     } else if (single.has(key)) {
-      if (key in out) throw new ApiError('invalid_request', `query parameter ${key} given more than once`, [{ field: key, message: 'given more than once' }]);
+      if (Object.hasOwn(out, key)) throw new ApiError('invalid_request', `query parameter ${key} given more than once`, [{ field: key, message: 'given more than once' }]);
       out[key] = value;
     } else {
       const known = [...single, ...repeated].join(', ');

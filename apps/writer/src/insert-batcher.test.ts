@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InsertBatcher, type InsertBatcherOptions } from './insert-batcher.ts';
+
+/** A recording insert; `fail` decides per call whether it throws. */
+function recorder(fail: (rows: number[]) => boolean = () => false) {
+  const calls: number[][] = [];
+  const insert = async (rows: number[]) => {
+    calls.push([...rows]);
+    await Promise.resolve();
+    if (fail(rows)) throw new Error(`bad rows ${rows.join(',')}`);
+  };
+  return { calls, insert };
+}
+
+function batcher(opts: Partial<InsertBatcherOptions<number>> & Pick<InsertBatcherOptions<number>, 'insert'>) {
+  return new InsertBatcher<number>({ maxRows: 1000, maxWaitMs: 10_000, maxPendingAdds: 100, ...opts });
+}
+
+/** Lets pending promise callbacks run. */
+const settle = () => new Promise<void>((r) => setImmediate(r));
+
+/** Tracks whether a promise has settled, without awaiting it. */
+function track(p: Promise<void>) {
+  const state = { settled: false, error: undefined as unknown };
+  p.then(
+    () => (state.settled = true),
+    (e: unknown) => {
+      state.settled = true;
+      state.error = e;
+    },
+  );
+  return state;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('InsertBatcher', () => {
+  it('writes one combined block once maxRows is reached', async () => {
+    const { calls, insert } = recorder();
+    const b = batcher({ maxRows: 5, insert });
+    const first = track(b.add([1, 2]));
+    await settle();
+    expect(calls).toEqual([]);
+    expect(first.settled).toBe(false);
+    await Promise.all([b.add([3, 4, 5]), first]);
+    expect(calls).toEqual([[1, 2, 3, 4, 5]]);
+    expect(first.settled).toBe(true);
+  });
+
+  it('writes a partial block maxWaitMs after its first row', async () => {
+    vi.useFakeTimers();
+    const { calls, insert } = recorder();
+    const b = batcher({ maxWaitMs: 100, insert });
+    const a = track(b.add([1]));
+    await vi.advanceTimersByTimeAsync(50);
+    const c = track(b.add([2]));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(calls).toEqual([]);
+    // The timer started with the first row, not the latest one.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toEqual([[1, 2]]);
+    expect(a.settled && c.settled).toBe(true);
+  });
+
+  it('writes as soon as maxPendingAdds adds are waiting', async () => {
+    const { calls, insert } = recorder();
+    const b = batcher({ maxPendingAdds: 3, insert });
+    const p1 = b.add([1]);
+    const p2 = b.add([2]);
+    await settle();
+    expect(calls).toEqual([]);
+    await Promise.all([p1, p2, b.add([3])]);
+    expect(calls).toEqual([[1, 2, 3]]);
+  });
+
+  it('resolves an add only after its rows are inserted', async () => {
+    let release!: () => void;
+    const inserted: number[][] = [];
+    const b = batcher({
+      maxRows: 1,
+      insert: async (rows) => {
+        await new Promise<void>((r) => (release = r));
+        inserted.push(rows);
+      },
+    });
+    const a = track(b.add([7]));
+    await settle();
+    expect(a.settled).toBe(false);
+    release();
+    await settle();
+    expect(a.settled).toBe(true);
+    expect(inserted).toEqual([[7]]);
+  });
+
+  it('writes blocks one after another, never two inserts at once', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const order: number[][] = [];
+    const b = batcher({
+      maxRows: 2,
+      insert: async (rows) => {
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(rows);
+        running -= 1;
+      },
+    });
+    await Promise.all([b.add([1, 2]), b.add([3, 4]), b.add([5]), b.flush()]);
+    expect(maxRunning).toBe(1);
+    expect(order).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('retries each add of a failed block alone, failing only the culprit', async () => {
+    const { calls, insert } = recorder((rows) => rows.includes(13));
+    const b = batcher({ maxPendingAdds: 3, insert });
+    const results = await Promise.allSettled([b.add([1, 2]), b.add([13]), b.add([3])]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
+    expect(calls).toEqual([[1, 2, 13, 3], [1, 2], [13], [3]]);
+    expect(b.stats).toEqual({ inserts: 2, rows: 3, isolatedRetries: 1 });
+  });
+
+  it('rejects the add of a single-add block that fails, without retrying', async () => {
+    const { calls, insert } = recorder(() => true);
+    const b = batcher({ maxRows: 1, insert });
+    await expect(b.add([1])).rejects.toThrow('bad rows 1');
+    expect(calls).toEqual([[1]]);
+    expect(b.stats).toEqual({ inserts: 0, rows: 0, isolatedRetries: 0 });
+  });
+
+  it('keeps writing later blocks after a failed one', async () => {
+    const { calls, insert } = recorder((rows) => rows.includes(1));
+    const b = batcher({ maxRows: 1, insert });
+    const failed = b.add([1]).catch((e: unknown) => e);
+    await b.add([2]);
+    expect(await failed).toBeInstanceOf(Error);
+    expect(calls).toEqual([[1], [2]]);
+  });
+
+  it('flush() with nothing pending does not insert', async () => {
+    const { calls, insert } = recorder();
+    const b = batcher({ insert });
+    await b.flush();
+    await b.add([]);
+    expect(calls).toEqual([]);
+    expect(b.stats.inserts).toBe(0);
+  });
+
+  it('flush() writes what is pending and cancels the wait timer', async () => {
+    vi.useFakeTimers();
+    const { calls, insert } = recorder();
+    const b = batcher({ maxWaitMs: 100, insert });
+    const a = b.add([1, 2]);
+    await b.flush();
+    await a;
+    await vi.advanceTimersByTimeAsync(200);
+    expect(calls).toEqual([[1, 2]]);
+  });
+
+  it('counts inserts and rows', async () => {
+    const { insert } = recorder();
+    const b = batcher({ maxRows: 3, insert });
+    await Promise.all([b.add([1, 2]), b.add([3])]);
+    await Promise.all([b.add([4]), b.flush()]);
+    expect(b.stats).toEqual({ inserts: 2, rows: 4, isolatedRetries: 0 });
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from './env.ts';
+import {
+  authSettings,
+  httpSettings,
+  ingestSettings,
+  logSettings,
+  queueSettings,
+  storageSettings,
+  writerSettings,
+} from './settings.ts';
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('settings', () => {
+  it('has working defaults for an empty environment', () => {
+    expect(httpSettings({})).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(storageSettings({})).toEqual({
+      url: undefined,
+      user: 'default',
+      password: '',
+      database: 'aos',
+      cluster: undefined,
+      dataDir: './data',
+    });
+    expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
+    expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
+    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 2000, retryAfterSeconds: 5 });
+    expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
+    expect(logSettings({})).toEqual({ level: 'info' });
+  });
+
+  it('parses integers and names the variable that is out of bounds', () => {
+    expect(httpSettings({ PORT: '0' }).port).toBe(0);
+    expect(writerSettings({ WRITER_CONCURRENCY: '4' }).concurrency).toBe(4);
+    expect(messageOf(() => httpSettings({ PORT: '70000' }))).toContain('PORT: must be at most 65535');
+    expect(messageOf(() => writerSettings({ WRITER_CONCURRENCY: '0' }))).toContain('WRITER_CONCURRENCY: must be at least 1');
+    expect(messageOf(() => ingestSettings({ INGEST_MAX_BODY_BYTES: '100' }))).toContain(
+      'INGEST_MAX_BODY_BYTES: must be at least 1024',
+    );
+  });
+
+  it('reports several problems together', () => {
+    const message = messageOf(() =>
+      writerSettings({ WRITER_CONCURRENCY: 'many', WRITER_JOB_ATTEMPTS: '1000', WRITER_LOCK_DURATION_MS: '10' }),
+    );
+    expect(message).toContain('WRITER_CONCURRENCY');
+    expect(message).toContain('WRITER_JOB_ATTEMPTS');
+    expect(message).toContain('WRITER_LOCK_DURATION_MS');
+  });
+
+  it('treats an empty string as unset', () => {
+    expect(storageSettings({ CLICKHOUSE_DATABASE: '', CLICKHOUSE_URL: '' })).toMatchObject({ database: 'aos', url: undefined });
+    expect(httpSettings({ PORT: '' }).port).toBe(8080);
+  });
+
+  it('refuses a database or cluster name that is not a plain identifier', () => {
+    expect(storageSettings({ CLICKHOUSE_DATABASE: 'obs_2' }).database).toBe('obs_2');
+    for (const bad of ['aos; DROP TABLE spans', 'my-db', '1db', 'a.b']) {
+      expect(messageOf(() => storageSettings({ CLICKHOUSE_DATABASE: bad }))).toContain(
+        'CLICKHOUSE_DATABASE: must be a plain identifier',
+      );
+    }
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_CLUSTER: '{cluster}' }))).toContain('CLICKHOUSE_CLUSTER');
+  });
+
+  it('validates REDIS_URL and CLICKHOUSE_URL as URLs', () => {
+    expect(queueSettings({ REDIS_URL: 'redis://127.0.0.1:6379/0' }).redisUrl).toBe('redis://127.0.0.1:6379/0');
+    expect(storageSettings({ CLICKHOUSE_URL: 'http://ch:8123' }).url).toBe('http://ch:8123');
+    expect(messageOf(() => queueSettings({ REDIS_URL: 'not a url' }))).toContain('REDIS_URL: must be a URL');
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://' }))).toContain('CLICKHOUSE_URL: must be a URL');
+  });
+
+  it('refuses an unknown log level', () => {
+    expect(logSettings({ LOG_LEVEL: 'warn' }).level).toBe('warn');
+    expect(messageOf(() => logSettings({ LOG_LEVEL: 'verbose' }))).toContain('LOG_LEVEL: must be one of debug, info, warn, error');
+  });
+});
