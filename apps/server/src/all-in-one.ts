@@ -17,7 +17,7 @@ import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
-import { loadPrices, startSpanWriter, type SpanWriter } from '@aos/writer';
+import { startSpanWriter, type SpanWriter } from '@aos/writer';
 import { listen } from './http-server.ts';
 
 export interface AllInOne {
@@ -40,7 +40,6 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const queueConfig = queueSettings(env);
   const ingestConfig = ingestSettings(env);
   const writerConfig = writerSettings(env);
-  const prices = loadPrices(writerConfig.modelPricesFile);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -64,7 +63,14 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(async () => connection.quit());
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts });
     stops.push(() => queue.close());
-    const writer = startSpanWriter({ storage, connection, prefix: queueConfig.prefix, settings: writerConfig, prices, logger: log });
+    const writer = startSpanWriter({
+      storage,
+      redisUrl,
+      prefix: queueConfig.prefix,
+      settings: writerConfig,
+      logger: log,
+      logLevel: logSettings(env).level,
+    });
     stops.push(() => writer.close());
 
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);

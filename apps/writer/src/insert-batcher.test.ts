@@ -49,6 +49,17 @@ describe('InsertBatcher', () => {
     expect(first.settled).toBe(true);
   });
 
+  it('counts an item as the rows it declares (pre-encoded chunks)', async () => {
+    const { calls, insert } = recorder();
+    const b = batcher({ maxRows: 5, insert });
+    const first = track(b.add([1], 3));
+    await settle();
+    expect(calls).toEqual([]);
+    await Promise.all([b.add([2], 2), first]);
+    expect(calls).toEqual([[1, 2]]);
+    expect(b.stats.rows).toBe(5);
+  });
+
   it('writes a partial block maxWaitMs after its first row', async () => {
     vi.useFakeTimers();
     const { calls, insert } = recorder();

@@ -15,6 +15,8 @@ export interface InsertBatcherOptions<T> {
 
 interface Pending<T> {
   rows: T[];
+  /** How many table rows `rows` stand for (items may be pre-encoded chunks of many rows). */
+  count: number;
   resolve(): void;
   reject(err: unknown): void;
 }
@@ -28,11 +30,12 @@ export class InsertBatcher<T> {
 
   constructor(private readonly opts: InsertBatcherOptions<T>) {}
 
-  add(rows: T[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve();
+  /** Queues items for the next block; `count` is the number of table rows they hold. */
+  add(rows: T[], count = rows.length): Promise<void> {
+    if (rows.length === 0 || count === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.#pending.push({ rows, resolve, reject });
-      this.#pendingRows += rows.length;
+      this.#pending.push({ rows, count, resolve, reject });
+      this.#pendingRows += count;
       if (this.#pendingRows >= this.opts.maxRows || this.#pending.length >= this.opts.maxPendingAdds) {
         this.flush();
       } else {
@@ -62,7 +65,7 @@ export class InsertBatcher<T> {
     try {
       await this.opts.insert(rows);
       this.stats.inserts += 1;
-      this.stats.rows += rows.length;
+      this.stats.rows += block.reduce((n, p) => n + p.count, 0);
       for (const p of block) p.resolve();
     } catch (err) {
       if (block.length === 1) {
@@ -76,7 +79,7 @@ export class InsertBatcher<T> {
         try {
           await this.opts.insert(p.rows);
           this.stats.inserts += 1;
-          this.stats.rows += p.rows.length;
+          this.stats.rows += p.count;
           p.resolve();
         } catch (e) {
           p.reject(e);

@@ -1,8 +1,6 @@
 import { ConfigError, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createLogger } from '@aos/log';
-import { createRedisConnection } from '@aos/queue';
 import { migrate, openStorage } from '@aos/storage';
-import { loadPrices } from './prices.ts';
 import { startSpanWriter } from './span-writer.ts';
 
 // The writer on its own: needs REDIS_URL and CLICKHOUSE_URL. Run as many as the load needs.
@@ -14,15 +12,13 @@ try {
   const settings = writerSettings(env);
   if (!queueConfig.redisUrl) throw new ConfigError('REDIS_URL: required when the writer runs on its own');
   if (!storageConfig.url) throw new ConfigError('CLICKHOUSE_URL: required when the writer runs on its own (the embedded engine lives in the all-in-one process)');
-  const prices = loadPrices(settings.modelPricesFile);
   const storage = await openStorage(storageConfig);
   await migrate(storage);
-  const connection = createRedisConnection(queueConfig.redisUrl);
-  const writer = startSpanWriter({ storage, connection, prefix: queueConfig.prefix, settings, prices, logger: log });
-  log.info('writer started', { concurrency: settings.concurrency });
+  const logLevel = logSettings(env).level;
+  const writer = startSpanWriter({ storage, redisUrl: queueConfig.redisUrl, prefix: queueConfig.prefix, settings, logger: log, logLevel });
+  log.info('writer started', { threads: settings.threads, concurrency: settings.concurrency });
   const stop = async () => {
     await writer.close();
-    await connection.quit();
     await storage.close();
     process.exit(0);
   };

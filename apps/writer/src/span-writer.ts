@@ -1,18 +1,21 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import { spanRowsFromExport, type PriceTable, type SpanRow } from '@aos/domain';
-import type { Logger } from '@aos/log';
-import { INGEST_QUEUE, parseSpanBatchPayload, startWorker, type Redis, type WorkerStats } from '@aos/queue';
-import { insertSpanRows, type Storage } from '@aos/storage';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Worker as Thread } from 'node:worker_threads';
 import type { WriterSettings } from '@aos/config';
+import type { Logger, LogLevel } from '@aos/log';
+import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
+import { insertEncodedSpans, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
+import { loadPrices } from './prices.ts';
+import { createSpanBatchProcessor } from './span-batch-processor.ts';
+import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
 
 export interface SpanWriterDeps {
   storage: Storage;
-  connection: Redis;
+  redisUrl: string;
   prefix: string;
   settings: WriterSettings;
-  prices: PriceTable;
   logger: Logger;
+  logLevel: LogLevel;
 }
 
 export interface SpanWriter {
@@ -21,50 +24,111 @@ export interface SpanWriter {
   close(): Promise<void>;
 }
 
-/** The BullMQ worker that turns queued OTLP batches into span rows in ClickHouse. */
+/**
+ * The writer: BullMQ workers turn queued OTLP batches into span rows, and one batcher on
+ * this thread (which owns the storage connection) combines them into large inserts.
+ * With WRITER_THREADS > 0 the per-job CPU work runs on worker threads, so an ingest app
+ * in the same process keeps answering quickly while batches are normalized.
+ */
 export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
   const { settings } = deps;
-  const batcher = new InsertBatcher<SpanRow>({
+  const prices = loadPrices(settings.modelPricesFile); // fails fast on a bad price file
+  // Items are JSONEachRow chunks, one per job, each standing for that job's rows.
+  const batcher = new InsertBatcher<string>({
     maxRows: settings.batchMaxRows,
     maxWaitMs: settings.batchMaxWaitMs,
-    maxPendingAdds: settings.concurrency,
-    insert: (rows) => insertSpanRows(deps.storage, rows),
+    maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
+    insert: (chunks) => insertEncodedSpans(deps.storage, chunks),
   });
-  const processor = async (job: Job) => {
-    let payload;
-    try {
-      payload = parseSpanBatchPayload(job.data);
-    } catch (err) {
-      // A payload of the wrong shape will never succeed: straight to the dead letters.
-      throw new UnrecoverableError(`invalid span batch payload: ${(err as Error).message}`);
-    }
-    const rows = spanRowsFromExport(payload.export, {
-      projectId: payload.projectId,
-      receivedAtMs: payload.receivedAtMs,
-      prices: deps.prices,
-      maxValueBytes: settings.maxAttributeBytes,
-    });
-    await batcher.add(rows);
-    return { spans: rows.length };
-  };
-  const { worker, stats } = startWorker({
-    queue: INGEST_QUEUE,
-    connection: deps.connection,
-    prefix: deps.prefix,
-    concurrency: settings.concurrency,
-    lockDurationMs: settings.lockDurationMs,
-    processor,
-    logger: deps.logger,
-  });
+  const workers =
+    settings.threads > 0
+      ? startThreads(deps, batcher)
+      : startInThread(deps, batcher, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
   return {
-    stats: Object.defineProperties(stats as SpanWriter['stats'], {
+    stats: Object.defineProperties(workers.stats as SpanWriter['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
       rows: { get: () => batcher.stats.rows, enumerable: true },
     }),
     async close() {
-      const closing = worker.close();
+      const closing = workers.close();
       await batcher.flush();
       await closing;
+      await batcher.flush();
+    },
+  };
+}
+
+interface RunningWorkers {
+  stats: WorkerStats;
+  close(): Promise<void>;
+}
+
+function startInThread(
+  deps: SpanWriterDeps,
+  batcher: InsertBatcher<string>,
+  processBatch: ReturnType<typeof createSpanBatchProcessor>,
+): RunningWorkers {
+  const connection = createRedisConnection(deps.redisUrl);
+  const started = startWorker({
+    queue: INGEST_QUEUE,
+    connection,
+    prefix: deps.prefix,
+    concurrency: deps.settings.concurrency,
+    lockDurationMs: deps.settings.lockDurationMs,
+    logger: deps.logger,
+    processor: async (job) => {
+      // Let ingest requests in the same process run before milliseconds of CPU work.
+      await yieldToEventLoop();
+      const batch = processBatch(job.data);
+      await batcher.add([batch.chunk], batch.rows);
+      return { spans: batch.rows };
+    },
+  });
+  return {
+    stats: started.stats,
+    async close() {
+      await started.worker.close();
+      await connection.quit();
+    },
+  };
+}
+
+function startThreads(deps: SpanWriterDeps, batcher: InsertBatcher<string>): RunningWorkers {
+  const stats: WorkerStats = { completed: 0, failed: 0, stalled: 0 };
+  const threads = Array.from({ length: deps.settings.threads }, (_, threadIndex) => {
+    const workerData: WriterThreadData = {
+      redisUrl: deps.redisUrl,
+      prefix: deps.prefix,
+      settings: deps.settings,
+      logLevel: deps.logLevel,
+      threadIndex,
+    };
+    const thread = new Thread(new URL('./writer-thread-boot.mjs', import.meta.url), { workerData });
+    const reply = (message: ToWriterThread) => thread.postMessage(message);
+    let closed: () => void = () => {};
+    const whenClosed = new Promise<void>((resolve) => (closed = resolve));
+    thread.on('message', (message: FromWriterThread) => {
+      if (message.type === 'rows') {
+        batcher.add([message.chunk], message.rows).then(
+          () => reply({ type: 'stored', id: message.id }),
+          (err: Error) => reply({ type: 'failed', id: message.id, message: err.message }),
+        );
+      } else if (message.type === 'job') {
+        stats[message.outcome] += 1;
+      } else {
+        closed();
+      }
+    });
+    thread.on('error', (err) => deps.logger.error('writer thread crashed', { threadIndex, error: err }));
+    thread.on('exit', () => closed());
+    return { thread, whenClosed, reply };
+  });
+  return {
+    stats,
+    async close() {
+      for (const t of threads) t.reply({ type: 'close' });
+      await Promise.all(threads.map((t) => t.whenClosed));
+      await Promise.all(threads.map((t) => t.thread.terminate()));
     },
   };
 }

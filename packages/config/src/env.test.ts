@@ -15,7 +15,7 @@ function configError(fn: () => unknown): ConfigError {
 const schemas = {
   PORT: intSetting(8080, 1, 65535),
   NAME: stringSetting('svc'),
-  URL: urlSetting(),
+  URL: urlSetting(['http:']),
   LEVEL: enumSetting(['info', 'warn'] as const, 'info'),
 };
 

@@ -49,8 +49,16 @@ export function stringSetting(defaultValue: string) {
   return v.optional(v.string(), defaultValue);
 }
 
-export function urlSetting() {
-  return v.optional(v.pipe(v.string(), v.url('must be a URL')));
+/** An optional URL setting whose scheme must be one of `protocols` (e.g. 'redis:'). */
+export function urlSetting(protocols: readonly string[]) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.url('must be a URL'),
+      // Runs even when v.url failed (valibot checks on), so it must not throw itself.
+      v.check((s) => !URL.canParse(s) || protocols.includes(new URL(s).protocol), `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`),
+    ),
+  );
 }
 
 export function enumSetting<const T extends readonly [string, ...string[]]>(options: T, defaultValue: T[number]) {

@@ -77,6 +77,9 @@ describe('settings', () => {
     expect(storageSettings({ CLICKHOUSE_URL: 'http://ch:8123' }).url).toBe('http://ch:8123');
     expect(messageOf(() => queueSettings({ REDIS_URL: 'not a url' }))).toContain('REDIS_URL: must be a URL');
     expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://' }))).toContain('CLICKHOUSE_URL: must be a URL');
+    // A host:port without a scheme parses as a URL with scheme "localhost:"; the scheme check catches it.
+    expect(messageOf(() => queueSettings({ REDIS_URL: 'localhost:6379' }))).toContain('REDIS_URL: must start with redis:// or rediss://');
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'tcp://ch:9000' }))).toContain('CLICKHOUSE_URL: must start with http:// or https://');
   });
 
   it('refuses an unknown log level', () => {

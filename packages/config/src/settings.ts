@@ -16,7 +16,7 @@ export const SETTINGS = {
   },
   storage: {
     /** Unset: the embedded engine (chDB) under DATA_DIR. */
-    CLICKHOUSE_URL: urlSetting(),
+    CLICKHOUSE_URL: urlSetting(['http:', 'https:']),
     CLICKHOUSE_USER: stringSetting('default'),
     CLICKHOUSE_PASSWORD: stringSetting(''),
     CLICKHOUSE_DATABASE: v.optional(
@@ -29,7 +29,7 @@ export const SETTINGS = {
   },
   queue: {
     /** Unset in the all-in-one process: it starts a private redis-server under DATA_DIR. */
-    REDIS_URL: urlSetting(),
+    REDIS_URL: urlSetting(['redis:', 'rediss:']),
     QUEUE_PREFIX: stringSetting('aos'),
   },
   auth: {
@@ -41,6 +41,8 @@ export const SETTINGS = {
     INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
   },
   writer: {
+    /** Worker threads doing the per-batch CPU work; 0 runs it on the main thread. */
+    WRITER_THREADS: intSetting(1, 0, 16),
     WRITER_CONCURRENCY: intSetting(32, 1, 1000),
     WRITER_BATCH_MAX_ROWS: intSetting(50_000, 1),
     WRITER_BATCH_MAX_WAIT_MS: intSetting(250, 0),
@@ -98,6 +100,7 @@ export type IngestSettings = ReturnType<typeof ingestSettings>;
 export function writerSettings(env: Env) {
   const s = parseEnv(SETTINGS.writer, env);
   return {
+    threads: s.WRITER_THREADS,
     concurrency: s.WRITER_CONCURRENCY,
     batchMaxRows: s.WRITER_BATCH_MAX_ROWS,
     batchMaxWaitMs: s.WRITER_BATCH_MAX_WAIT_MS,

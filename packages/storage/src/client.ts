@@ -60,8 +60,8 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     cluster: undefined,
     async insertJsonEachRow(table, body) {
       if (body.length === 0) return;
-      // rawInsert hands the buffer to chDB's parallel parser without another copy.
-      await connection.chdb.rawInsert({ table, values: Buffer.from(body), format: 'JSONEachRow' });
+      // rawInsert hands the text to chDB's parallel parser without going through SQL text.
+      await connection.chdb.rawInsert({ table, values: body, format: 'JSONEachRow' });
     },
     close: () => client.close(),
   };

@@ -1,0 +1,33 @@
+import { UnrecoverableError } from 'bullmq';
+import { spanRowsFromExport, type PriceTable } from '@aos/domain';
+import { parseSpanBatchPayload } from '@aos/queue';
+import { encodeSpanRows } from '@aos/storage';
+
+/** A processed batch: its rows as JSONEachRow text, and how many there are. */
+export interface EncodedBatch {
+  chunk: string;
+  rows: number;
+}
+
+/**
+ * Turns one queued OTLP batch into encoded span rows: parse the payload, normalize the
+ * spans, encode them. Pure CPU work, so it can run on the main thread or a worker thread.
+ */
+export function createSpanBatchProcessor(opts: { prices: PriceTable; maxValueBytes: number }) {
+  return (data: unknown): EncodedBatch => {
+    let payload;
+    try {
+      payload = parseSpanBatchPayload(data);
+    } catch (err) {
+      // A payload of the wrong shape will never succeed: straight to the dead letters.
+      throw new UnrecoverableError(`invalid span batch payload: ${(err as Error).message}`);
+    }
+    const rows = spanRowsFromExport(payload.export, {
+      projectId: payload.projectId,
+      receivedAtMs: payload.receivedAtMs,
+      prices: opts.prices,
+      maxValueBytes: opts.maxValueBytes,
+    });
+    return { chunk: encodeSpanRows(rows), rows: rows.length };
+  };
+}

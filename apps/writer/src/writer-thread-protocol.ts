@@ -1,0 +1,20 @@
+import type { WriterSettings } from '@aos/config';
+import type { LogLevel } from '@aos/log';
+
+/** What a writer thread is started with. */
+export interface WriterThreadData {
+  redisUrl: string;
+  prefix: string;
+  settings: WriterSettings;
+  logLevel: LogLevel;
+  threadIndex: number;
+}
+
+/** Thread → main. */
+export type FromWriterThread =
+  | { type: 'rows'; id: number; chunk: string; rows: number }
+  | { type: 'job'; outcome: 'completed' | 'failed' | 'stalled' }
+  | { type: 'closed' };
+
+/** Main → thread. */
+export type ToWriterThread = { type: 'stored'; id: number } | { type: 'failed'; id: number; message: string } | { type: 'close' };

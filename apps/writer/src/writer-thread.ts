@@ -1,0 +1,57 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger } from '@aos/log';
+import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
+import { createSpanBatchProcessor } from './span-batch-processor.ts';
+import { loadPrices } from './prices.ts';
+import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
+
+// A writer thread: takes jobs from the queue and does their CPU work (parse, normalize,
+// encode) off the main thread, then hands the encoded rows to the main thread, which owns
+// the storage connection and batches them into inserts. A job completes only when the
+// main thread says its rows are stored.
+const data = workerData as WriterThreadData;
+const port = parentPort!;
+const send = (message: FromWriterThread) => port.postMessage(message);
+const logger = createLogger(data.logLevel, { service: 'writer', thread: data.threadIndex });
+const processBatch = createSpanBatchProcessor({
+  prices: loadPrices(data.settings.modelPricesFile),
+  maxValueBytes: data.settings.maxAttributeBytes,
+});
+
+const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();
+let nextId = 0;
+const connection = createRedisConnection(data.redisUrl);
+const { worker } = startWorker({
+  queue: INGEST_QUEUE,
+  connection,
+  prefix: data.prefix,
+  concurrency: data.settings.concurrency,
+  lockDurationMs: data.settings.lockDurationMs,
+  logger,
+  processor: async (job) => {
+    const batch = processBatch(job.data);
+    const id = nextId++;
+    const stored = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
+    send({ type: 'rows', id, chunk: batch.chunk, rows: batch.rows });
+    await stored;
+    return { spans: batch.rows };
+  },
+});
+worker.on('completed', () => send({ type: 'job', outcome: 'completed' }));
+worker.on('failed', () => send({ type: 'job', outcome: 'failed' }));
+worker.on('stalled', () => send({ type: 'job', outcome: 'stalled' }));
+
+port.on('message', async (message: ToWriterThread) => {
+  if (message.type === 'close') {
+    await worker.close();
+    await connection.quit();
+    send({ type: 'closed' });
+    port.close();
+    return;
+  }
+  const entry = waiting.get(message.id);
+  if (!entry) return;
+  waiting.delete(message.id);
+  if (message.type === 'stored') entry.resolve();
+  else entry.reject(new Error(message.message));
+});
