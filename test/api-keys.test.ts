@@ -77,6 +77,38 @@ describe('API keys on every endpoint', () => {
     }
   }
 
+  it('key management validates its input and stays inside the project', async () => {
+    const post = (body: string) =>
+      svc.api('/api/v1/api-keys', { method: 'POST', key: keys.admin!, body, headers: { 'content-type': 'application/json' } });
+    for (const [body, field] of [
+      ['{"name":"x","scopes":["root"]}', 'scopes'],
+      ['{"name":"","scopes":["read"]}', 'name'],
+      ['{"name":"x","scopes":[]}', 'scopes'],
+      ['{"name":"x","scopes":["read"],"projectId":"other"}', 'projectId'],
+      ['not json', ''],
+    ] as const) {
+      const res = await post(body);
+      expect(res.status, body).toBe(400);
+      const error = ((await res.json()) as any).error;
+      expect(error.code).toBe('invalid_request');
+      if (field) expect(JSON.stringify(error.details)).toContain(field);
+    }
+    const created = await post('{"name":"made-by-api","scopes":["read"]}');
+    expect(created.status).toBe(201);
+    const key = (await created.json()) as any;
+    expect(key.projectId).toBe('default');
+    expect(key.secret).toMatch(/^aos_/);
+    // The new key works at once, and only with its scope.
+    expect((await svc.api('/api/v1/traces', { key: key.secret })).status).toBe(200);
+    expect((await svc.api('/api/v1/api-keys', { key: key.secret })).status).toBe(403);
+    // A key of another project cannot be revoked from this one, nor an unknown id.
+    const otherList = (await (await svc.api('/api/v1/api-keys', { key: keys.otherProject! })).json()) as any;
+    const otherId = otherList.data[0].id;
+    expect((await svc.api(`/api/v1/api-keys/${otherId}`, { method: 'DELETE', key: keys.admin! })).status).toBe(404);
+    expect((await svc.api('/api/v1/api-keys/key_unknown', { method: 'DELETE', key: keys.admin! })).status).toBe(404);
+    expect((await svc.api('/api/v1/traces', { key: keys.otherProject! })).status).toBe(200);
+  });
+
   it('errors use the one error shape, OTLP errors the google.rpc.Status shape', async () => {
     const api = await svc.api('/api/v1/traces', { key: null });
     const body = (await api.json()) as any;

@@ -2,19 +2,20 @@ import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, q
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
-import { serve } from '@hono/node-server';
 import { createIngestApp } from './app.ts';
 
 // Ingest on its own: needs REDIS_URL, and CLICKHOUSE_URL for API key lookups.
-const env = process.env;
-try {
+runMain(async () => {
+  const env = process.env;
   const log = createLogger(logSettings(env).level, { service: 'ingest' });
   const queueConfig = queueSettings(env);
   const storageConfig = storageSettings(env);
   if (!queueConfig.redisUrl) throw new ConfigError('REDIS_URL: required when ingest runs on its own');
-  if (!storageConfig.url) throw new ConfigError('CLICKHOUSE_URL: required when ingest runs on its own (the embedded engine lives in the all-in-one process)');
-  const http = httpSettings(env);
+  if (!storageConfig.url) {
+    throw new ConfigError('CLICKHOUSE_URL: required when ingest runs on its own (the embedded engine lives in the all-in-one process)');
+  }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl);
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts });
@@ -24,18 +25,9 @@ try {
     settings: ingestSettings(env),
     logger: log,
   });
-  const server = serve({ fetch: app.fetch, hostname: http.host, port: http.port }, (info) =>
-    log.info('ingest listening', { port: info.port }),
-  );
-  const stop = () => server.close(async () => {
+  serveUntilSignal(app, httpSettings(env), (port) => log.info('ingest listening', { port }), async () => {
     await queue.close();
     await connection.quit();
     await storage.close();
-    process.exit(0);
   });
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-} catch (err) {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
-  process.exit(1);
-}
+});

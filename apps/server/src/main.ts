@@ -1,8 +1,8 @@
-import { ConfigError } from '@aos/config';
+import { onShutdownSignal, runMain } from '@aos/runtime';
 import { startAllInOne } from './all-in-one.ts';
 
 // The single-machine entry: `npm start`.
-try {
+runMain(async () => {
   const service = await startAllInOne(process.env);
   if (service.createdKey) {
     process.stdout.write(
@@ -10,16 +10,5 @@ try {
     );
   }
   process.stdout.write(`agent observability service listening on ${service.url}\n`);
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`${signal}: shutting down\n`);
-    service.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-} catch (err) {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-}
+  onShutdownSignal(() => service.stop());
+});

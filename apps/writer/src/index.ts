@@ -1,3 +1,2 @@
 export { startSpanWriter } from './span-writer.ts';
 export type { SpanWriter, SpanWriterDeps } from './span-writer.ts';
-export { loadPrices } from './prices.ts';
