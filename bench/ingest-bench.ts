@@ -106,7 +106,21 @@ async function main() {
     console.log(`ack latency: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (worst sender); 503 answers: ${refused}`);
     console.log(`writer: ${service.writer.stats.inserts} inserts, ${(service.writer.stats.rows / Math.max(1, service.writer.stats.inserts)).toFixed(0)} rows per insert`);
 
-    // Phase 2: sustained load for memory flatness (spans repeat; the table deduplicates them).
+    // Phase 2: ack latency under an offered load of half the measured capacity: what an
+    // exporter sees when the service is busy but not saturated.
+    {
+      const offered = Math.round(e2eRate / 2);
+      const perConnection = offered / 1000 / (SENDERS * 2);
+      const paced = await Promise.all(
+        senders.map((s) => s.run({ url: service.url, key, concurrency: 2, seconds: 20, requestsPerSecond: perConnection })),
+      );
+      const sent = paced.reduce((n, r) => n + r.sentSpans, 0);
+      console.log(
+        `ack latency at ${offered} spans/s offered (half of capacity, 20 s): ${Math.round(sent / 20)} spans/s acked, p50 ${Math.max(...paced.map((r) => r.p50)).toFixed(1)} ms, p99 ${Math.max(...paced.map((r) => r.p99)).toFixed(1)} ms`,
+      );
+    }
+
+    // Phase 3: sustained load for memory flatness (spans repeat; the table deduplicates them).
     if (SUSTAIN_SECONDS > 0) {
       const before = service.writer.stats.rows;
       const rssStart = process.memoryUsage.rss();

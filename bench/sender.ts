@@ -8,6 +8,8 @@ interface Go {
   concurrency: number;
   /** Send the pool once, or loop over it until this many seconds have passed. */
   seconds: number;
+  /** When set, each connection sends at most this many requests per second (an offered load). */
+  requestsPerSecond?: number;
 }
 
 const poolSize = Number(process.env.POOL_REQUESTS ?? 100);
@@ -23,8 +25,15 @@ process.on('message', async (go: Go) => {
   const started = performance.now();
   const deadline = started + go.seconds * 1000;
   const more = () => (go.seconds > 0 ? performance.now() < deadline : next < pool.length);
+  const pace = go.requestsPerSecond ? 1000 / go.requestsPerSecond : 0;
   const worker = async () => {
+    let due = performance.now();
     while (more()) {
+      if (pace > 0) {
+        due += pace;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
       const request = pool[next++ % pool.length]!;
       for (;;) {
         const t0 = performance.now();

@@ -7,6 +7,7 @@ import { firstText, flattenAttributes, ValueLimiter } from './attributes.ts';
 import { extractFacts } from './conventions/extract.ts';
 import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './conventions/resource.ts';
 import { computeCost } from './cost.ts';
+import { inferProvider } from './model-provider.ts';
 import { eventsJson, linksJson } from './events-links.ts';
 import { spanKindName, spanStatusName } from './otel-enums.ts';
 import type { PriceTable } from './prices.ts';
@@ -46,7 +47,7 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
   const facts = extractFacts(span, scope.name, resource);
   const tokens = reconcileTokens(facts);
   const model = facts.model ?? '';
-  const provider = facts.provider ?? '';
+  const provider = facts.provider || (model ? inferProvider(model) : '');
   const cost = computeCost(facts.explicitCost, tokens, model, provider, ctx.prices);
   const durationMs = durationMillis(span.startTimeUnixNano, span.endTimeUnixNano);
   const input = facts.input === undefined ? '' : limiter.limit(facts.input);

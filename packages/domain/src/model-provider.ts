@@ -1,0 +1,26 @@
+/**
+ * The provider of a model when the span does not say: many instrumentations record only
+ * the model name, and "which provider is this spend with" is one of the first questions
+ * asked of the data. Only unambiguous families are mapped; anything else stays unknown.
+ */
+const FAMILIES: ReadonlyArray<[RegExp, string]> = [
+  [/^(gpt-|chatgpt-|o1(-|$)|o3(-|$)|o4-|text-embedding-|davinci|babbage|dall-e|whisper|tts-)/, 'openai'],
+  [/^claude-/, 'anthropic'],
+  [/^(gemini-|gemma-)/, 'google'],
+  [/^(mistral-|codestral|ministral|magistral|pixtral|open-mistral|open-mixtral)/, 'mistral'],
+  [/^deepseek-/, 'deepseek'],
+  [/^grok-/, 'xai'],
+  [/^command(-|$)/, 'cohere'],
+];
+
+/** Known provider prefixes in model names such as `openai/gpt-4o` or `anthropic.claude-…`. */
+const PREFIX = /^(openai|anthropic|google|mistral|deepseek|xai|cohere)[/.:]/;
+
+export function inferProvider(model: string): string {
+  const name = model.trim().toLowerCase();
+  const prefixed = PREFIX.exec(name);
+  if (prefixed) return prefixed[1]!;
+  const bare = name.replace(/^models\//, '');
+  for (const [pattern, provider] of FAMILIES) if (pattern.test(bare)) return provider;
+  return '';
+}
