@@ -31,6 +31,7 @@ export async function startTestService(overrides: Record<string, string> = {}): 
     HOST: '127.0.0.1',
     PORT: '0',
     WRITER_BATCH_MAX_WAIT_MS: '20',
+    LOG_LEVEL: 'error',
     ...overrides,
   };
   const service = await startAllInOne(env, silentLogger);

@@ -17,8 +17,8 @@ runMain(async () => {
     throw new ConfigError('CLICKHOUSE_URL: required when ingest runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  const connection = createRedisConnection(queueConfig.redisUrl);
-  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts });
+  const connection = createRedisConnection(queueConfig.redisUrl, log);
+  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const app = createIngestApp({
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,

@@ -18,8 +18,8 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   await migrate(storage);
-  const connection = createRedisConnection(queueConfig.redisUrl);
-  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts });
+  const connection = createRedisConnection(queueConfig.redisUrl, log);
+  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const app = createQueryApp({
     storage,
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),

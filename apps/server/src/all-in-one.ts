@@ -59,9 +59,9 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
 
     const createdKey = await ensureDevelopmentKey(storage, storageConfig.dataDir);
 
-    const connection = createRedisConnection(redisUrl);
+    const connection = createRedisConnection(redisUrl, log);
     stops.push(async () => connection.quit());
-    const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts });
+    const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => queue.close());
     const writer = startSpanWriter({
       storage,

@@ -68,7 +68,7 @@ function startInThread(
   batcher: InsertBatcher<string>,
   processBatch: ReturnType<typeof createSpanBatchProcessor>,
 ): RunningWorkers {
-  const connection = createRedisConnection(deps.redisUrl);
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const started = startWorker({
     queue: INGEST_QUEUE,
     connection,

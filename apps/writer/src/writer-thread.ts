@@ -20,7 +20,7 @@ const processBatch = createSpanBatchProcessor({
 
 const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();
 let nextId = 0;
-const connection = createRedisConnection(data.redisUrl);
+const connection = createRedisConnection(data.redisUrl, logger);
 const { worker } = startWorker({
   queue: INGEST_QUEUE,
   connection,

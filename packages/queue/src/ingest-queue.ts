@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import type { Redis } from 'ioredis';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { OtlpTraceExport } from '@aos/otlp';
+import type { Logger } from '@aos/log';
+import { throttledErrorLog } from './redis.ts';
 
 /** The queue between ingest and writer: one job per accepted OTLP request. */
 export const INGEST_QUEUE = 'span-batches';
@@ -64,6 +66,7 @@ export interface IngestQueueOptions {
   connection: Redis;
   prefix: string;
   attempts: number;
+  logger?: Logger;
 }
 
 /** Retries back off exponentially; a batch that keeps failing stays in the failed set (the dead letters). */
@@ -77,11 +80,13 @@ export function spanBatchJobOptions(attempts: number): JobsOptions {
 }
 
 export function createIngestQueue(opts: IngestQueueOptions): Queue<SpanBatchPayload> {
-  return new Queue<SpanBatchPayload>(INGEST_QUEUE, {
+  const queue = new Queue<SpanBatchPayload>(INGEST_QUEUE, {
     connection: opts.connection,
     prefix: opts.prefix,
     defaultJobOptions: spanBatchJobOptions(opts.attempts),
   });
+  queue.on('error', throttledErrorLog(opts.logger, 'ingest queue error'));
+  return queue;
 }
 
 export type SpanBatchJob = Job<SpanBatchPayload>;

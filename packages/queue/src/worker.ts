@@ -1,6 +1,7 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
+import { throttledErrorLog } from './redis.ts';
 
 export interface WorkerOptions<T> {
   queue: string;
@@ -53,6 +54,7 @@ export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; sta
     stats.stalled += 1;
     log.warn('job stalled, its worker stopped renewing the lock; it will run again', { jobId });
   });
-  worker.on('error', (err: Error) => log.error('worker error', { error: err.message }));
+  // Mostly Redis connectivity, which the connection itself also reports: throttled.
+  worker.on('error', throttledErrorLog(log, 'worker error'));
   return { worker, stats };
 }

@@ -27,8 +27,8 @@ export interface OtlpRouteDeps {
 /** gRPC status codes used in google.rpc.Status bodies. */
 const GRPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
 
-/** An enqueue that cannot reach Redis in this time is answered 503 so the exporter retries. */
-const ENQUEUE_TIMEOUT_MS = 5_000;
+/** A queue call that cannot reach Redis in this time is answered 503 so the exporter retries. */
+const QUEUE_TIMEOUT_MS = 5_000;
 
 /** The OTLP/HTTP trace receiver; answers in the protocol's own shapes, never the API envelope. */
 export function otlpRoutes(deps: OtlpRouteDeps) {
@@ -66,9 +66,14 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
     );
   }
   const retryAfter = { 'retry-after': String(deps.settings.retryAfterSeconds) };
-  if (await deps.backpressure.overloaded()) {
-    return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is full; retry later', retryAfter);
+  let overloaded: boolean;
+  try {
+    overloaded = await withTimeout(deps.backpressure.overloaded(), QUEUE_TIMEOUT_MS);
+  } catch (err) {
+    deps.logger.error('cannot measure the queue depth', { error: err });
+    return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is unavailable; retry later', retryAfter);
   }
+  if (overloaded) return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is full; retry later', retryAfter);
 
   let body: Uint8Array;
   try {
@@ -94,7 +99,7 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
     try {
       await withTimeout(
         deps.queue.add('batch', { projectId, receivedAtMs, export: result.accepted }),
-        ENQUEUE_TIMEOUT_MS,
+        QUEUE_TIMEOUT_MS,
       );
     } catch (err) {
       deps.logger.error('enqueue failed', { projectId, spans: result.acceptedSpans, error: err });
