@@ -1,7 +1,7 @@
 export { openStorage, StorageUnavailableError } from './client.ts';
-export type { Storage } from './client.ts';
+export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
-export { encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
+export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
 export { listTraces, getTraceRecord } from './traces.ts';
 export type { TraceRecord, TraceCursor, TracePage, TracePageRequest } from './traces.ts';
 export { listTraceSpans, getSpanDetail } from './spans.ts';
