@@ -49,6 +49,7 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
       headers: { 'content-type': contentTypeFor(answerEncoding), ...headers },
     });
 
+  const retryAfter = { 'retry-after': String(deps.settings.retryAfterSeconds) };
   let projectId: string;
   try {
     projectId = (await authenticate(c, deps.auth, 'ingest')).projectId;
@@ -56,7 +57,9 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
     if (err instanceof ApiError) {
       return fail(err.status, err.status === 401 ? GRPC.UNAUTHENTICATED : GRPC.PERMISSION_DENIED, err.message);
     }
-    throw err;
+    // The key store could not be asked: transient, and exporters retry only 429/502/503/504.
+    deps.logger.error('cannot check the API key', { error: err });
+    return fail(503, GRPC.UNAVAILABLE, 'cannot check the API key right now; retry later', retryAfter);
   }
   if (!encoding) {
     return fail(
@@ -65,7 +68,6 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
       `unsupported Content-Type ${JSON.stringify(c.req.header('content-type') ?? '')}: send application/x-protobuf or application/json`,
     );
   }
-  const retryAfter = { 'retry-after': String(deps.settings.retryAfterSeconds) };
   let overloaded: boolean;
   try {
     overloaded = await withTimeout(deps.backpressure.overloaded(), QUEUE_TIMEOUT_MS);

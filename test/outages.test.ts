@@ -34,7 +34,7 @@ async function stored(traceId: string) {
   return (await svc.api(`/api/v1/traces/${traceId}`)).status === 200 ? true : undefined;
 }
 
-describe('a Redis outage', () => {
+describe('outages', () => {
   it('is answered 503 with Retry-After, loses nothing accepted, and ingest recovers with Redis', async () => {
     const before = 'a0'.repeat(16);
     expect((await send(before)).status).toBe(200);
@@ -54,5 +54,18 @@ describe('a Redis outage', () => {
     const after = 'a2'.repeat(16);
     await eventually(async () => ((await send(after)).status === 200 ? true : undefined), 30_000, 'ingest to accept again');
     await eventually(() => stored(after), 30_000, 'the span sent after the outage');
+  });
+
+  it('a key lookup that cannot reach storage is answered 503 (retryable), not 500', async () => {
+    await svc.service.storage.close();
+    const res = await svc.api('/api/v1/traces/otlp', {
+      method: 'POST',
+      key: 'aos_never-seen-before-so-not-cached',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(((await res.json()) as any).message).toMatch(/API key/);
   });
 });
