@@ -56,7 +56,7 @@ describe('outages', () => {
     await eventually(() => stored(after), 30_000, 'the span sent after the outage');
   });
 
-  it('a key lookup that cannot reach storage is answered 503 (retryable), not 500', async () => {
+  it('storage that cannot be reached is answered 503 (retryable), not 500', async () => {
     await svc.service.storage.close();
     const res = await svc.api('/api/v1/traces/otlp', {
       method: 'POST',
@@ -67,5 +67,9 @@ describe('outages', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('3');
     expect(((await res.json()) as any).message).toMatch(/API key/);
+    // The read API says the same in its own error shape.
+    const read = await svc.api('/api/v1/traces');
+    expect(read.status).toBe(503);
+    expect(((await read.json()) as any).error.code).toBe('unavailable');
   });
 });

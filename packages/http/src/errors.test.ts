@@ -21,6 +21,9 @@ app.get('/http-exception', () => {
 app.get('/plain', () => {
   throw new Error(SECRET);
 });
+app.get('/storage-down', () => {
+  throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:8123'), { code: 'ECONNREFUSED' });
+});
 
 interface ErrorResponse {
   error: { code: string; message: string; details?: unknown[]; requestId: string };
@@ -60,6 +63,14 @@ describe('apiErrorHandler', () => {
     const { res, body } = await call('/http-exception', { 'x-request-id': 'r1' });
     expect(res.status).toBe(413);
     expect(body).toEqual({ error: { code: 'payload_too_large', message: 'body too big', requestId: 'r1' } });
+  });
+
+  it('answers storage that cannot be reached with a retryable 503', async () => {
+    const { res, text, body } = await call('/storage-down');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(body.error.code).toBe('unavailable');
+    expect(text).not.toContain('10.0.0.9');
   });
 
   it('answers an unexpected error with a 500 that hides its message', async () => {

@@ -3,6 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '@aos/log';
+import { isStorageUnavailable } from '@aos/storage';
 
 /** The closed set of error codes the API answers with. */
 export const ERROR_CODES = {
@@ -57,6 +58,12 @@ export function apiErrorHandler(logger: Logger): ErrorHandler {
     if (err instanceof HTTPException && err.status < 500) {
       const code = (Object.entries(ERROR_CODES).find(([, s]) => s === err.status)?.[0] ?? 'invalid_request') as ErrorCode;
       return c.json(errorBody(code, err.message || code, requestId), err.status as ContentfulStatusCode);
+    }
+    if (isStorageUnavailable(err)) {
+      // Transient: clients (and their retry logic) should see it as such, not as a bug.
+      logger.warn('storage unavailable', { requestId, path: c.req.path, error: err });
+      c.header('retry-after', '5');
+      return c.json(errorBody('unavailable', 'storage is unavailable right now; retry later', requestId), 503);
     }
     logger.error('unhandled error', { requestId, path: c.req.path, error: err });
     return c.json(errorBody('internal', 'internal error; see the server log for this request id', requestId), 500);

@@ -103,3 +103,17 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     close: () => client.close(),
   };
 }
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * Whether an error means storage could not be reached (a transient fault worth a retry)
+ * rather than a bad query: network failures to a server, time-outs, a closed connection.
+ */
+export function isStorageUnavailable(err: unknown): boolean {
+  if (err instanceof StorageUnavailableError) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code && UNAVAILABLE_CODES.has(code)) return true;
+  return /socket hang up|Timeout error|connection is closed|ChdbConnection is closed/i.test(err.message);
+}

@@ -1,4 +1,4 @@
-export { openStorage, StorageUnavailableError } from './client.ts';
+export { isStorageUnavailable, openStorage, StorageUnavailableError } from './client.ts';
 export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
