@@ -193,3 +193,37 @@ describe('trace list', () => {
     expect((await svc.api(`/api/v1/traces/${'ab'.repeat(16)}/spans/${'cd'.repeat(8)}`)).status).toBe(404);
   });
 });
+
+describe('a stock exporter configured only through the environment, as the README shows', () => {
+  const saved = { ...process.env };
+  afterAll(() => {
+    for (const key of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  it.each([
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '/api/v1/traces/otlp'],
+    // A base endpoint: the exporter appends /v1/traces itself.
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', '/api/v1/traces/otlp'],
+  ])('%s=<service>%s', async (variable, path) => {
+    delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    process.env[variable] = `${svc.url}${path}`;
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = `x-api-key=${svc.key}`;
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+    const provider = tracerProvider(new OTLPTraceExporter(), { 'service.name': `env-${variable}` });
+    const span = provider.getTracer('env').startSpan('configured-by-env');
+    const traceId = span.spanContext().traceId;
+    span.end();
+    await provider.forceFlush();
+    await provider.shutdown();
+    const trace = await eventually(async () => {
+      const res = await svc.api(`/api/v1/traces/${traceId}`);
+      return res.status === 200 ? ((await res.json()) as any) : undefined;
+    });
+    expect(trace.name).toBe('configured-by-env');
+    expect(trace.serviceName).toBe(`env-${variable}`);
+  });
+});
