@@ -17,6 +17,11 @@ async function getJson(path: string) {
   return res.json() as Promise<any>;
 }
 
+const MESSAGES = JSON.stringify([
+  { role: 'system', parts: [{ type: 'text', content: 'You are the support agent of an online shop. Be brief and precise.' }] },
+  { role: 'user', parts: [{ type: 'text', content: 'Where is my order A-1? It was due on Tuesday.' }] },
+]);
+
 /** Records an agent run: agent → llm (GenAI semconv) → tool (OpenInference), with an error on the tool. */
 async function recordAgentRun(kind: 'proto' | 'json', sessionId: string) {
   const provider = tracerProvider(otlpExporter(kind, svc.url, svc.key), {
@@ -53,6 +58,7 @@ async function recordAgentRun(kind: 'proto' | 'json', sessionId: string) {
         'gen_ai.response.model': 'gpt-4o-2024-08-06',
         'gen_ai.usage.input_tokens': 1200,
         'gen_ai.usage.output_tokens': 300,
+        'gen_ai.input.messages': MESSAGES,
       },
     },
     ctx,
@@ -130,6 +136,9 @@ describe.each(['proto', 'json'] as const)('spans sent by the OpenTelemetry SDK (
     expect(span.spanId).toBe(llmSpanId);
     expect(span.attributes['gen_ai.request.model']).toBe('gpt-4o');
     expect(span.attributes['gen_ai.usage.input_tokens']).toBe('1200');
+    // The prompt is stored once (as the input) and still returned among the attributes.
+    expect(span.input).toBe(MESSAGES);
+    expect(span.attributes['gen_ai.input.messages']).toBe(MESSAGES);
     expect(span.resourceAttributes['service.name']).toBe(`support-bot-${kind}`);
     expect(span.scope).toEqual({ name: 'agent-test', version: '1.2.3' });
     expect(span.events.map((e: any) => e.name)).toEqual(['gen_ai.content.completion.chunk']);

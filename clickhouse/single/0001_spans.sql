@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS spans
     tool_call_id           String,
     time_to_first_token_ms Nullable(Float64),
     attributes             Map(LowCardinality(String), String) CODEC(ZSTD(3)),
+    -- attribute key -> the column (input, output, tool_arguments) that holds its value
+    attribute_refs         Map(LowCardinality(String), LowCardinality(String)),
     resource_attributes    Map(LowCardinality(String), String) CODEC(ZSTD(3)),
     events                 String CODEC(ZSTD(3)),
     links                  String CODEC(ZSTD(3)),

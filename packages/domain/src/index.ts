@@ -11,3 +11,4 @@ export {
   type SpanQualityFlag,
 } from './span-row.ts';
 export { loadPriceTable, findModelPrice, type PriceTable, type ModelPrice, type PriceMatch } from './prices.ts';
+export { restoreAttributes } from './promoted-attributes.ts';

@@ -8,6 +8,7 @@ import { extractFacts } from './conventions/extract.ts';
 import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './conventions/resource.ts';
 import { computeCost } from './cost.ts';
 import { inferProvider } from './model-provider.ts';
+import { promoteAttributes } from './promoted-attributes.ts';
 import { eventsJson, linksJson } from './events-links.ts';
 import { spanKindName, spanStatusName } from './otel-enums.ts';
 import type { PriceTable } from './prices.ts';
@@ -55,6 +56,7 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
   const toolArguments = facts.toolArguments === undefined ? '' : limiter.limit(facts.toolArguments);
   const events = eventsJson(span.events, limiter);
   const links = linksJson(span.links, limiter);
+  const attributeRefs = promoteAttributes(attributes, { input, output, tool_arguments: toolArguments });
 
   return {
     project_id: ctx.projectId,
@@ -93,6 +95,7 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     tool_call_id: facts.toolCallId ?? '',
     time_to_first_token_ms: timeToFirstTokenMs(span, durationMs),
     attributes,
+    attribute_refs: attributeRefs,
     resource_attributes: resource.attributes,
     events,
     links,

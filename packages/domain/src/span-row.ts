@@ -86,8 +86,11 @@ export interface SpanRow {
   tool_arguments: string;
   tool_call_id: string;
   time_to_first_token_ms: number | null;
-  /** Span attributes; non-string values JSON-encoded. */
+  /** Span attributes; non-string values JSON-encoded. Values promoted verbatim to input,
+   *  output or tool_arguments are not repeated here (see attribute_refs). */
   attributes: Record<string, string>;
+  /** Attribute key → the column holding its value ('input' | 'output' | 'tool_arguments'). */
+  attribute_refs: Record<string, 'input' | 'output' | 'tool_arguments'>;
   resource_attributes: Record<string, string>;
   /** JSON array of {name, timeUnixNano, attributes}. */
   events: string;

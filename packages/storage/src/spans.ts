@@ -1,3 +1,4 @@
+import { restoreAttributes } from '@aos/domain';
 import type { Storage } from './client.ts';
 import { nanosToIso } from './sql-values.ts';
 
@@ -50,6 +51,7 @@ interface SpanDetailRow extends SpanSummaryRow {
   tool_arguments: string;
   tool_call_id: string;
   attributes: Record<string, string>;
+  attribute_refs: Record<string, string>;
   resource_attributes: Record<string, string>;
   events: string;
   links: string;
@@ -131,7 +133,7 @@ export async function getSpanDetail(
     query: `
       SELECT ${SPAN_SUMMARY_SQL},
         trace_id, environment, platform, scope_name, scope_version, input, output, session_id, user_id,
-        tool_arguments, tool_call_id, attributes, resource_attributes, events, links,
+        tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, events, links,
         parent_span_id = '' OR parent_span_id IN (
           SELECT span_id FROM spans
           WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
@@ -158,7 +160,11 @@ export async function getSpanDetail(
     userId: row.user_id || null,
     toolArguments: row.tool_arguments || null,
     toolCallId: row.tool_call_id || null,
-    attributes: row.attributes,
+    attributes: restoreAttributes(row.attributes, row.attribute_refs, {
+      input: row.input,
+      output: row.output,
+      tool_arguments: row.tool_arguments,
+    }),
     resourceAttributes: row.resource_attributes,
     events: parseEvents(row.events),
     links: parseJsonArray(row.links),

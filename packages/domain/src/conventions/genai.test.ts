@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeSpan, nsAfterStart, rowOf } from '../test-fixtures.ts';
+import { restoreAttributes } from '../promoted-attributes.ts';
 
 const START_LATER = nsAfterStart(10);
 
@@ -78,7 +79,14 @@ describe('OpenTelemetry GenAI semconv', () => {
     expect(row.attributes['gen_ai.usage.input_tokens']).toBe('1200');
     expect(row.attributes['gen_ai.response.finish_reasons']).toBe('["stop"]');
     expect(row.attributes['server.address']).toBe('api.openai.com');
-    expect(Object.keys(row.attributes)).toHaveLength(Object.keys(chatSpan.attributes).length);
+    // Attributes whose value became the input or output are kept once, as references.
+    const restored = restoreAttributes(row.attributes, row.attribute_refs, row);
+    expect(Object.keys(restored)).toHaveLength(Object.keys(chatSpan.attributes).length);
+    expect(Object.keys(row.attribute_refs).length).toBeGreaterThan(0);
+    for (const [key, column] of Object.entries(row.attribute_refs)) {
+      expect(row.attributes[key]).toBeUndefined();
+      expect(restored[key]).toBe(row[column]);
+    }
   });
 
   it('reads the older prompt/completion token names and structured message values', () => {

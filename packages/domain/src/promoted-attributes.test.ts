@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { promoteAttributes, restoreAttributes } from './promoted-attributes.ts';
+
+const long = (s: string) => s.repeat(20);
+
+describe('promoteAttributes / restoreAttributes', () => {
+  it('moves long values equal to a promoted column into references, and restores them', () => {
+    const input = long('prompt ');
+    const output = long('answer ');
+    const args = long('{"q":1}');
+    const original = {
+      'input.value': input,
+      'output.value': output,
+      'gen_ai.tool.call.arguments': args,
+      'gen_ai.request.model': 'gpt-4o',
+      'other.text': long('unrelated '),
+    };
+    const attributes = { ...original };
+    const columns = { input, output, tool_arguments: args };
+    const refs = promoteAttributes(attributes, columns);
+    expect(refs).toEqual({ 'input.value': 'input', 'output.value': 'output', 'gen_ai.tool.call.arguments': 'tool_arguments' });
+    expect(Object.keys(attributes).sort()).toEqual(['gen_ai.request.model', 'other.text']);
+    expect(restoreAttributes(attributes, refs, columns)).toEqual(original);
+  });
+
+  it('keeps short values and values that differ from the column (rebuilt or truncated input)', () => {
+    const attributes = { short: 'hi', rebuilt: long('x') };
+    const refs = promoteAttributes(attributes, { input: 'hi', output: `${long('x')}!`, tool_arguments: '' });
+    expect(refs).toEqual({});
+    expect(attributes).toEqual({ short: 'hi', rebuilt: long('x') });
+  });
+
+  it('ignores references to unknown columns when restoring', () => {
+    expect(restoreAttributes({ a: '1' }, { b: 'nope' }, { input: 'i', output: 'o', tool_arguments: 't' })).toEqual({ a: '1' });
+  });
+});
