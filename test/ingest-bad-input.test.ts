@@ -122,6 +122,15 @@ describe('OTLP ingest refuses bad input with a precise 4xx', () => {
     expect(kept.spans[0].name).toBe('good');
   });
 
+  it('other methods on the OTLP paths are 405 with Allow: POST, not a trace lookup', async () => {
+    for (const path of ['/api/v1/traces/otlp', '/api/v1/traces/otlp/v1/traces']) {
+      const res = await svc.api(path);
+      expect(res.status, path).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(((await res.json()) as any).error.code).toBe('method_not_allowed');
+    }
+  });
+
   it('an empty request is a success', async () => {
     const json = await post('{}', 'application/json');
     expect(json.status).toBe(200);

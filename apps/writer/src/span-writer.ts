@@ -1,5 +1,4 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Worker as Thread } from 'node:worker_threads';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
@@ -7,7 +6,7 @@ import { insertEncodedSpans, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchProcessor } from './span-batch-processor.ts';
-import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
+import { startWriterThreads } from './writer-threads.ts';
 
 export interface SpanWriterDeps {
   storage: Storage;
@@ -42,7 +41,7 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
   });
   const workers =
     settings.threads > 0
-      ? startThreads(deps, batcher)
+      ? startWriterThreads(deps, batcher)
       : startInThread(deps, batcher, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
   return {
     stats: Object.defineProperties(workers.stats as SpanWriter['stats'], {
@@ -89,46 +88,6 @@ function startInThread(
     async close() {
       await started.worker.close();
       await connection.quit();
-    },
-  };
-}
-
-function startThreads(deps: SpanWriterDeps, batcher: InsertBatcher<string>): RunningWorkers {
-  const stats: WorkerStats = { completed: 0, failed: 0, stalled: 0 };
-  const threads = Array.from({ length: deps.settings.threads }, (_, threadIndex) => {
-    const workerData: WriterThreadData = {
-      redisUrl: deps.redisUrl,
-      prefix: deps.prefix,
-      settings: deps.settings,
-      logLevel: deps.logLevel,
-      threadIndex,
-    };
-    const thread = new Thread(new URL('./writer-thread-boot.mjs', import.meta.url), { workerData });
-    const reply = (message: ToWriterThread) => thread.postMessage(message);
-    let closed: () => void = () => {};
-    const whenClosed = new Promise<void>((resolve) => (closed = resolve));
-    thread.on('message', (message: FromWriterThread) => {
-      if (message.type === 'rows') {
-        batcher.add([message.chunk], message.rows).then(
-          () => reply({ type: 'stored', id: message.id }),
-          (err: Error) => reply({ type: 'failed', id: message.id, message: err.message }),
-        );
-      } else if (message.type === 'job') {
-        stats[message.outcome] += 1;
-      } else {
-        closed();
-      }
-    });
-    thread.on('error', (err) => deps.logger.error('writer thread crashed', { threadIndex, error: err }));
-    thread.on('exit', () => closed());
-    return { thread, whenClosed, reply };
-  });
-  return {
-    stats,
-    async close() {
-      for (const t of threads) t.reply({ type: 'close' });
-      await Promise.all(threads.map((t) => t.whenClosed));
-      await Promise.all(threads.map((t) => t.thread.terminate()));
     },
   };
 }

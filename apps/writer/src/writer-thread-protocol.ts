@@ -13,8 +13,7 @@ export interface WriterThreadData {
 /** Thread → main. */
 export type FromWriterThread =
   | { type: 'rows'; id: number; chunk: string; rows: number }
-  | { type: 'job'; outcome: 'completed' | 'failed' | 'stalled' }
-  | { type: 'closed' };
+  | { type: 'job'; outcome: 'completed' | 'failed' | 'stalled' };
 
 /** Main → thread. */
 export type ToWriterThread = { type: 'stored'; id: number } | { type: 'failed'; id: number; message: string } | { type: 'close' };

@@ -45,9 +45,8 @@ port.on('message', async (message: ToWriterThread) => {
   if (message.type === 'close') {
     await worker.close();
     await connection.quit();
-    send({ type: 'closed' });
-    port.close();
-    return;
+    // The main thread waits for this thread's exit.
+    process.exit(0);
   }
   const entry = waiting.get(message.id);
   if (!entry) return;

@@ -33,7 +33,7 @@ describe('settings', () => {
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
-    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 2000, retryAfterSeconds: 5 });
+    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5 });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });
   });

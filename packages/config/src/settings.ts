@@ -37,7 +37,8 @@ export const SETTINGS = {
   },
   ingest: {
     INGEST_MAX_BODY_BYTES: intSetting(64 * MiB, 1024),
-    INGEST_MAX_QUEUE_DEPTH: intSetting(2_000, 1),
+    /** Queued batches; at ~1 MB per 1,000-span batch, 500 bounds Redis near 500 MB. */
+    INGEST_MAX_QUEUE_DEPTH: intSetting(500, 1),
     INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
   },
   writer: {

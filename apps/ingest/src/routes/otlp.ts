@@ -37,7 +37,14 @@ export function otlpRoutes(deps: OtlpRouteDeps) {
   app.post('/', handler);
   // Stock exporters given a base endpoint append the signal path.
   app.post('/v1/traces', handler);
+  // Anything else on these paths is a wrong method, not a trace id to look up.
+  app.all('/', methodNotAllowed);
+  app.all('/v1/traces', methodNotAllowed);
   return app;
+}
+
+function methodNotAllowed(c: Context): never {
+  throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: OTLP exporters POST spans`, [], { allow: 'POST' });
 }
 
 async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
