@@ -6,6 +6,8 @@ import type { SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { deadLetterRoutes } from './routes/dead-letters.ts';
+import { scoreConfigRoutes } from './routes/score-configs.ts';
+import { scoreRoutes } from './routes/scores.ts';
 import { traceRoutes } from './routes/traces.ts';
 
 export interface QueryAppDeps {
@@ -20,6 +22,8 @@ export interface QueryAppDeps {
 export function queryRoutes(deps: QueryAppDeps): Hono {
   const app = new Hono();
   app.route('/traces', traceRoutes(deps));
+  app.route('/trace-scores', scoreRoutes(deps));
+  app.route('/score-configs', scoreConfigRoutes(deps));
   app.route('/api-keys', apiKeyRoutes(deps));
   app.route('/dead-letters', deadLetterRoutes(deps));
   return app;

@@ -5,8 +5,11 @@ import { encodeSpanRows } from '@aos/storage';
 
 /** A processed batch: its rows as JSONEachRow text, and how many there are. */
 export interface EncodedBatch {
+  projectId: string;
   chunk: string;
   rows: number;
+  /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
+  deploymentIds: number[];
 }
 
 /**
@@ -28,6 +31,22 @@ export function createSpanBatchProcessor(opts: { prices: PriceTable; maxValueByt
       prices: opts.prices,
       maxValueBytes: opts.maxValueBytes,
     });
-    return { chunk: encodeSpanRows(rows), rows: rows.length };
+    return {
+      projectId: payload.projectId,
+      chunk: encodeSpanRows(rows),
+      rows: rows.length,
+      deploymentIds: deploymentIdsOf(payload.export.resourceSpans),
+    };
   };
+}
+
+/** Integer ids in the `deployment.id` resource attribute (a number or a numeric string). */
+function deploymentIdsOf(resourceSpans: readonly { resource: { attributes: Record<string, unknown> } }[]): number[] {
+  const ids = new Set<number>();
+  for (const rs of resourceSpans) {
+    const raw = rs.resource.attributes['deployment.id'];
+    const id = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
+    if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) ids.add(id);
+  }
+  return [...ids];
 }

@@ -2,10 +2,10 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
-import { insertEncodedSpans, type Storage } from '@aos/storage';
+import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
-import { createSpanBatchProcessor } from './span-batch-processor.ts';
+import { createSpanBatchProcessor, type EncodedBatch } from './span-batch-processor.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
 export interface SpanWriterDeps {
@@ -39,10 +39,15 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
     insert: (chunks) => insertEncodedSpans(deps.storage, chunks),
   });
+  const registerDeployments = deploymentRegistry(deps);
+  // Both ways of running the workers end a job's processing here.
+  const storeBatch = async (batch: EncodedBatch) => {
+    await Promise.all([batcher.add([batch.chunk], batch.rows), registerDeployments(batch.projectId, batch.deploymentIds)]);
+  };
   const workers =
     settings.threads > 0
-      ? startWriterThreads(deps, batcher)
-      : startInThread(deps, batcher, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
+      ? startWriterThreads(deps, storeBatch)
+      : startInThread(deps, storeBatch, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
   return {
     stats: Object.defineProperties(workers.stats as SpanWriter['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
@@ -64,7 +69,7 @@ interface RunningWorkers {
 
 function startInThread(
   deps: SpanWriterDeps,
-  batcher: InsertBatcher<string>,
+  storeBatch: (batch: EncodedBatch) => Promise<void>,
   processBatch: ReturnType<typeof createSpanBatchProcessor>,
 ): RunningWorkers {
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
@@ -79,7 +84,7 @@ function startInThread(
       // Let ingest requests in the same process run before milliseconds of CPU work.
       await yieldToEventLoop();
       const batch = processBatch(job.data);
-      await batcher.add([batch.chunk], batch.rows);
+      await storeBatch(batch);
       return { spans: batch.rows };
     },
   });
@@ -89,5 +94,20 @@ function startInThread(
       await started.worker.close();
       await connection.quit();
     },
+  };
+}
+
+/** Deployment ids already recorded by this process; bounded so a flood of ids cannot grow it forever. */
+const MAX_REMEMBERED_DEPLOYMENTS = 100_000;
+
+/** Records each (project, deployment id) once per process; the table collapses repeats anyway. */
+function deploymentRegistry(deps: SpanWriterDeps) {
+  const seen = new Set<string>();
+  return async (projectId: string, ids: readonly number[]) => {
+    const fresh = ids.filter((id) => !seen.has(`${projectId}\u0000${id}`));
+    if (fresh.length === 0) return;
+    await insertDeployments(deps.storage, projectId, fresh);
+    if (seen.size > MAX_REMEMBERED_DEPLOYMENTS) seen.clear();
+    for (const id of fresh) seen.add(`${projectId}\u0000${id}`);
   };
 }

@@ -1,5 +1,6 @@
 import type { WriterSettings } from '@aos/config';
 import type { LogLevel } from '@aos/log';
+import type { EncodedBatch } from './span-batch-processor.ts';
 
 /** What a writer thread is started with. */
 export interface WriterThreadData {
@@ -12,7 +13,7 @@ export interface WriterThreadData {
 
 /** Thread → main. */
 export type FromWriterThread =
-  | { type: 'rows'; id: number; chunk: string; rows: number }
+  | { type: 'rows'; id: number; batch: EncodedBatch }
   | { type: 'job'; outcome: 'completed' | 'failed' | 'stalled' };
 
 /** Main → thread. */

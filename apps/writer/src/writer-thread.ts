@@ -32,7 +32,7 @@ const { worker } = startWorker({
     const batch = processBatch(job.data);
     const id = nextId++;
     const stored = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
-    send({ type: 'rows', id, chunk: batch.chunk, rows: batch.rows });
+    send({ type: 'rows', id, batch });
     await stored;
     return { spans: batch.rows };
   },

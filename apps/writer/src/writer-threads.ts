@@ -1,6 +1,6 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { WorkerStats } from '@aos/queue';
-import type { InsertBatcher } from './insert-batcher.ts';
+import type { EncodedBatch } from './span-batch-processor.ts';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
@@ -27,7 +27,10 @@ export interface WriterThreads {
  * is replaced (its in-flight jobs stall and are taken over by BullMQ); only `close` stops
  * them for good.
  */
-export function startWriterThreads(deps: WriterThreadsOptions, batcher: InsertBatcher<string>): WriterThreads {
+export function startWriterThreads(
+  deps: WriterThreadsOptions,
+  storeBatch: (batch: EncodedBatch) => Promise<void>,
+): WriterThreads {
   const stats: WorkerStats = { completed: 0, failed: 0, stalled: 0 };
   let closing = false;
 
@@ -43,7 +46,7 @@ export function startWriterThreads(deps: WriterThreadsOptions, batcher: InsertBa
     const reply = (message: ToWriterThread) => thread.postMessage(message);
     thread.on('message', (message: FromWriterThread) => {
       if (message.type === 'rows') {
-        batcher.add([message.chunk], message.rows).then(
+        storeBatch(message.batch).then(
           () => reply({ type: 'stored', id: message.id }),
           (err: Error) => reply({ type: 'failed', id: message.id, message: err.message }),
         );

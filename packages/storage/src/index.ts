@@ -16,3 +16,21 @@ export {
   revokeApiKey,
 } from './api-keys.ts';
 export type { ApiKeyRecord, ApiKeyScope, CreatedApiKey } from './api-keys.ts';
+export { knownDeployments, registerDeployments } from './deployments.ts';
+export { SCORE_SOURCES, findScores, listScores, writeScoreVersions } from './scores.ts';
+export type { ScoreDataType, ScorePage, ScoreRecord, ScoreSource, ScoreTarget } from './scores.ts';
+export { summarizeScores } from './score-summary.ts';
+export type { ScoreNameSummary, ScoreSummaryScope } from './score-summary.ts';
+export { existingSessions, existingSpans, existingTraces } from './score-targets.ts';
+export {
+  SCORE_DATA_TYPES,
+  ScoreConfigError,
+  checkScoreAgainstConfig,
+  createScoreConfig,
+  findActiveScoreConfigs,
+  findArchivedScoreConfigNames,
+  getScoreConfig,
+  listScoreConfigs,
+  updateScoreConfig,
+} from './score-configs.ts';
+export type { ScoreConfig } from './score-configs.ts';
