@@ -222,4 +222,74 @@ describe('GET /trace-scores/summary', () => {
     expect(windowed.data.find((s: any) => s.name === 'mood')).toMatchObject({ count: 3, labels: { happy: 2, sad: 1 } });
     expect((await svc.api(`/api/v1/trace-scores/summary?traceId=${trace}&startTime=2026-01-01T00:00:00Z`, { key: keys.a! })).status).toBe(400);
   });
+
+  it('feeds the trace filters scoreName / scoreMin / scoreMax / scoreLabel', async () => {
+    const traces = async (query: string) => {
+      const res = await svc.api(`/api/v1/traces?${query}`, { key: keys.a! });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (((await res.json()) as any).data as any[]).map((t) => t.traceId);
+    };
+    const trace = '8a'.repeat(16);
+    expect(await traces('scoreName=quality')).toEqual([trace]);
+    expect(await traces('scoreName=quality&scoreMin=0.9')).toEqual([trace]);
+    expect(await traces('scoreName=quality&scoreMin=1.5')).toEqual([]);
+    expect(await traces('scoreName=quality&scoreMax=-1')).toEqual([]);
+    expect(await traces('scoreName=mood&scoreLabel=sad')).toEqual([trace]);
+    expect(await traces('scoreName=mood&scoreLabel=angry')).toEqual([]);
+    expect(await traces('scoreName=tool_ok')).toEqual([TRACE]); // a span score marks its trace
+    for (const [query, field] of [
+      ['scoreMin=1', 'scoreMin'],
+      ['scoreName=quality&scoreMin=abc', 'scoreMin'],
+      ['scoreName=quality&scoreMin=2&scoreMax=1', 'scoreMin'],
+      ['scoreName=mood&scoreLabel=sad&scoreMin=1', 'scoreLabel'],
+    ]) {
+      const res = await svc.api(`/api/v1/traces?${query}`, { key: keys.a! });
+      expect(res.status, query).toBe(400);
+      expect(JSON.stringify(((await res.json()) as any).error)).toContain(field);
+    }
+  });
+});
+
+describe('scores against score configs', () => {
+  async function config(body: unknown) {
+    const res = await svc.api('/api/v1/score-configs', { method: 'POST', key: keys.a!, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return (await res.json()) as any;
+  }
+
+  it('validates scores of a configured name and links them to the config', async () => {
+    const accuracy = await config({ name: 'cfg-accuracy', dataType: 'numeric', min: 0, max: 1 });
+    await config({ name: 'cfg-verdict', dataType: 'categorical', categories: ['pass', 'fail'] });
+    await config({ name: 'cfg-flag', dataType: 'boolean' });
+    const bad = await post([
+      { traceId: TRACE, name: 'cfg-accuracy', value: 1.5 },
+      { traceId: TRACE, name: 'cfg-verdict', stringValue: 'maybe' },
+      { traceId: TRACE, name: 'cfg-flag', value: 1 },
+      { traceId: TRACE, name: 'cfg-accuracy', stringValue: 'high' },
+    ]);
+    expect(bad.status).toBe(422);
+    const details = ((await bad.json()) as any).error.details as any[];
+    expect(details.map((d) => d.field)).toEqual(['scores[0]', 'scores[1]', 'scores[2]', 'scores[3]']);
+    expect(details.every((d) => /does not fit score config/.test(d.message))).toBe(true);
+    const good = await post([
+      { traceId: TRACE, name: 'cfg-accuracy', value: 0.9 },
+      { traceId: TRACE, name: 'cfg-verdict', stringValue: 'pass' },
+      { traceId: TRACE, name: 'cfg-flag', value: false },
+    ]);
+    expect(good.status, await good.clone().text()).toBe(200);
+    expect(((await good.json()) as any).scores[0].configId).toBe(accuracy.id);
+    // PATCH is held to the config too.
+    const id = (await list(`traceId=${TRACE}&limit=500`)).find((s) => s.name === 'cfg-accuracy').id;
+    const patched = await svc.api(`/api/v1/trace-scores/${id}`, { method: 'PATCH', key: keys.a!, headers: { 'content-type': 'application/json' }, body: '{"value":7}' });
+    expect(patched.status).toBe(422);
+  });
+
+  it('an archived config takes no new scores', async () => {
+    const archived = await config({ name: 'cfg-retired', dataType: 'numeric' });
+    const res = await svc.api(`/api/v1/score-configs/${archived.id}`, { method: 'PATCH', key: keys.a!, headers: { 'content-type': 'application/json' }, body: '{"archived":true}' });
+    expect(res.status).toBe(200);
+    const refused = await post([{ traceId: TRACE, name: 'cfg-retired', value: 1 }]);
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(((await refused.json()) as any).error.details)).toMatch(/archived/);
+  });
 });

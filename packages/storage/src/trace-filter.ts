@@ -10,6 +10,8 @@ export interface TraceFilter {
   /** Milliseconds since the epoch; a trace is in the window when its first span starts in it. */
   startTimeMs: number;
   endTimeMs: number;
+  /** Traces with a score of this name (on the trace or one of its spans), optionally bounded or labelled. */
+  score?: { name: string; min?: number; max?: number; label?: string };
 }
 
 /** Spans of a trace may start before or after the trace's first span lands in the window;
@@ -25,7 +27,7 @@ export interface FilterSql {
 }
 
 export function traceFilterSql(filter: TraceFilter): FilterSql {
-  return {
+  const sql: FilterSql = {
     spanConditions: [
       'project_id = {projectId:String}',
       'start_time >= {scanStart:DateTime64(3)}',
@@ -40,4 +42,25 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
       endTime: msToParam(filter.endTimeMs),
     },
   };
+  if (filter.score) addScoreCondition(sql, filter.score);
+  return sql;
+}
+
+/** Keeps the spans of traces that carry a matching live score (trace or span scores). */
+function addScoreCondition(sql: FilterSql, score: NonNullable<TraceFilter['score']>) {
+  const conditions = ['project_id = {projectId:String}', "trace_id != ''", 'name = {scoreName:String}'];
+  sql.params.scoreName = score.name;
+  if (score.min !== undefined) {
+    conditions.push('value >= {scoreMin:Float64}');
+    sql.params.scoreMin = score.min;
+  }
+  if (score.max !== undefined) {
+    conditions.push('value <= {scoreMax:Float64}');
+    sql.params.scoreMax = score.max;
+  }
+  if (score.label !== undefined) {
+    conditions.push('string_value = {scoreLabel:String}');
+    sql.params.scoreLabel = score.label;
+  }
+  sql.spanConditions.push(`trace_id IN (SELECT trace_id FROM scores FINAL WHERE ${conditions.join(' AND ')})`);
 }

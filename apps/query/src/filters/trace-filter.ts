@@ -7,12 +7,24 @@ import { timeParam } from './time.ts';
 const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The query parameters of the trace filter. Every endpoint that takes "a filter" accepts these. */
-export const TRACE_FILTER_PARAMS = ['startTime', 'endTime', 'projectId'] as const;
+export const TRACE_FILTER_PARAMS = ['startTime', 'endTime', 'projectId', 'scoreName', 'scoreMin', 'scoreMax', 'scoreLabel'] as const;
+
+const scoreBound = v.pipe(
+  v.string(),
+  v.minLength(1, 'must be a number'),
+  v.transform(Number),
+  v.number(),
+  v.check((n) => Number.isFinite(n), 'must be a number'),
+);
 
 const traceFilterSchema = v.object({
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
   projectId: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  scoreName: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  scoreMin: v.optional(scoreBound),
+  scoreMax: v.optional(scoreBound),
+  scoreLabel: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });
 
 /** Parses and checks the trace filter once, scoped to the key's project. */
@@ -26,5 +38,28 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
       { field: 'startTime', message: 'must be before endTime' },
     ]);
   }
-  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs };
+  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...scoreFilter(parsed) };
+}
+
+/** scoreMin / scoreMax / scoreLabel narrow scoreName; alone, or a label with bounds, they mean nothing. */
+function scoreFilter(parsed: v.InferOutput<typeof traceFilterSchema>): Pick<TraceFilter, 'score'> {
+  const { scoreName: name, scoreMin: min, scoreMax: max, scoreLabel: label } = parsed;
+  const bad = (field: string, message: string) => new ApiError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+  if (name === undefined) {
+    const orphan = (['scoreMin', 'scoreMax', 'scoreLabel'] as const).find((k) => parsed[k] !== undefined);
+    if (orphan) throw bad(orphan, 'needs scoreName');
+    return {};
+  }
+  if (label !== undefined && (min !== undefined || max !== undefined)) {
+    throw bad('scoreLabel', 'a label filter cannot be combined with scoreMin/scoreMax');
+  }
+  if (min !== undefined && max !== undefined && min > max) throw bad('scoreMin', 'must not be above scoreMax');
+  return {
+    score: {
+      name,
+      ...(min !== undefined ? { min } : {}),
+      ...(max !== undefined ? { max } : {}),
+      ...(label !== undefined ? { label } : {}),
+    },
+  };
 }
