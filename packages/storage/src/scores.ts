@@ -27,6 +27,16 @@ export interface ScoreRecord {
   updatedAt: string;
 }
 
+let lastVersion = 0;
+/**
+ * Versions order the writes of one score: microsecond-scaled wall time, kept strictly
+ * increasing within the process so two updates in the same millisecond apply in order.
+ */
+function nextVersion(): number {
+  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
+  return lastVersion;
+}
+
 /** Where scores are read: one trace (with its spans' scores) or one session. */
 export type ScoreTarget = { traceId: string } | { sessionId: string };
 
@@ -73,7 +83,7 @@ export async function findScores(storage: Storage, projectId: string, ids: reado
  */
 export async function writeScoreVersions(storage: Storage, scores: readonly ScoreRecord[], deleted = false): Promise<void> {
   if (scores.length === 0) return;
-  const version = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+  const version = nextVersion();
   await storage.client.insert({
     table: 'scores',
     values: scores.map((s) => ({
