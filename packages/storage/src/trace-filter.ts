@@ -12,6 +12,15 @@ export interface TraceFilter {
   endTimeMs: number;
   /** Traces with a score of this name (on the trace or one of its spans), optionally bounded or labelled. */
   score?: { name: string; min?: number; max?: number; label?: string };
+  environment?: string;
+  /** The trace's status: error when any span failed, else ok when any span said ok, else unset. */
+  status?: 'ok' | 'error' | 'unset';
+  /** Traces with a span of this session / user / platform. */
+  sessionId?: string;
+  userId?: string;
+  platform?: string;
+  /** Case-insensitive text in a span name, input or output of the trace. */
+  search?: string;
 }
 
 /** Spans of a trace may start before or after the trace's first span lands in the window;
@@ -43,7 +52,45 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     },
   };
   if (filter.score) addScoreCondition(sql, filter.score);
+  if (filter.environment !== undefined) {
+    sql.traceConditions.push('trace_environment = {environment:String}');
+    sql.params.environment = filter.environment;
+  }
+  if (filter.status !== undefined) {
+    sql.traceConditions.push('trace_status = {status:String}');
+    sql.params.status = filter.status;
+  }
+  // "Has a span with": a subquery keeps every span of a matching trace, so the trace's
+  // figures stay whole.
+  if (filter.sessionId !== undefined) {
+    sql.spanConditions.push(spansWhere('session_id = {sessionId:String}'));
+    sql.params.sessionId = filter.sessionId;
+  }
+  if (filter.userId !== undefined) {
+    sql.spanConditions.push(spansWhere('user_id = {userId:String}'));
+    sql.params.userId = filter.userId;
+  }
+  if (filter.platform !== undefined) {
+    sql.spanConditions.push(spansWhere('platform = {platform:String}'));
+    sql.params.platform = filter.platform;
+  }
+  if (filter.search !== undefined) {
+    sql.spanConditions.push(
+      spansWhere(
+        '(positionCaseInsensitiveUTF8(name, {search:String}) > 0 OR positionCaseInsensitiveUTF8(input, {search:String}) > 0 OR positionCaseInsensitiveUTF8(output, {search:String}) > 0)',
+      ),
+    );
+    sql.params.search = filter.search;
+  }
   return sql;
+}
+
+/** Traces of the scanned window that have a span meeting `condition`. */
+function spansWhere(condition: string): string {
+  return `trace_id IN (
+    SELECT trace_id FROM spans
+    WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+      AND ${condition})`;
 }
 
 /** Keeps the spans of traces that carry a matching live score (trace or span scores). */

@@ -30,14 +30,26 @@ export interface TraceRecord {
   output: string;
 }
 
-/** Where the previous page ended: the sort key of its last trace. */
+/** The orders a trace list can have: the sort expression, its parameter type, and the row's value. */
+export const TRACE_SORT_FIELDS = {
+  startTime: { column: 'trace_start', type: 'DateTime64(9)', valueOf: (r: TraceAggregateRow) => r.trace_start_ns },
+  duration: { column: 'trace_duration_ms', type: 'Float64', valueOf: (r: TraceAggregateRow) => String(r.trace_duration_ms) },
+  cost: { column: 'trace_cost', type: 'Float64', valueOf: (r: TraceAggregateRow) => String(r.trace_cost) },
+  tokens: { column: 'trace_total_tokens', type: 'UInt64', valueOf: (r: TraceAggregateRow) => r.trace_total_tokens },
+  spanCount: { column: 'span_count', type: 'UInt64', valueOf: (r: TraceAggregateRow) => r.span_count },
+  errors: { column: 'error_count', type: 'UInt64', valueOf: (r: TraceAggregateRow) => r.error_count },
+} as const;
+export type TraceSortField = keyof typeof TRACE_SORT_FIELDS;
+
+/** Where the previous page ended: the sort value of its last trace (a decimal string) and its id. */
 export interface TraceCursor {
-  startNs: string;
+  value: string;
   traceId: string;
 }
 
 export interface TracePageRequest {
   limit: number;
+  sortBy: TraceSortField;
   order: 'asc' | 'desc';
   after?: TraceCursor;
 }
@@ -48,16 +60,17 @@ export interface TracePage {
   next: TraceCursor | null;
 }
 
-/** Lists traces matching the filter, keyset-paginated on (start time, trace id). */
+/** Lists traces matching the filter, keyset-paginated on (sort value, trace id). */
 export async function listTraces(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
   const sql = traceFilterSql(filter);
+  const sort = TRACE_SORT_FIELDS[page.sortBy];
   const conditions = [...sql.traceConditions];
   const params: Record<string, unknown> = { ...sql.params, limit: page.limit + 1 };
   if (page.after) {
-    // Tuple comparison keeps the order total even when two traces start in the same nanosecond.
+    // Tuple comparison keeps the order total when two traces share a sort value.
     const op = page.order === 'desc' ? '<' : '>';
-    conditions.push(`(trace_start, trace_id) ${op} ({afterStart:DateTime64(9)}, {afterTrace:String})`);
-    params.afterStart = nanosToDateTimeValue(page.after.startNs);
+    conditions.push(`(${sort.column}, trace_id) ${op} ({afterValue:${sort.type}}, {afterTrace:String})`);
+    params.afterValue = page.sortBy === 'startTime' ? nanosToDateTimeValue(page.after.value) : page.after.value;
     params.afterTrace = page.after.traceId;
   }
   const direction = page.order === 'desc' ? 'DESC' : 'ASC';
@@ -70,7 +83,7 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
         GROUP BY trace_id
       )
       WHERE ${conditions.join(' AND ')}
-      ORDER BY trace_start ${direction}, trace_id ${direction}
+      ORDER BY ${sort.column} ${direction}, trace_id ${direction}
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
@@ -79,7 +92,7 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
   const hasMore = rows.length > page.limit;
   const traces = rows.slice(0, page.limit).map(traceRecordFromRow);
   const last = rows[page.limit - 1];
-  return { traces, next: hasMore && last ? { startNs: last.trace_start_ns, traceId: last.trace_id } : null };
+  return { traces, next: hasMore && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
 }
 
 /** One trace's figures over all its spans, or null when the project has no such trace. */
@@ -97,7 +110,8 @@ export async function getTraceRecord(storage: Storage, projectId: string, traceI
   return row ? traceRecordFromRow(row) : null;
 }
 
-function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
+/** The API form of a trace row selected with TRACE_COLUMNS_SQL. */
+export function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
   return {
     traceId: row.trace_id,
     name: row.trace_name,

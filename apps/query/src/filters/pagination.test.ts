@@ -33,7 +33,8 @@ describe('parsePage', () => {
   });
 
   it('refuses an unknown sortBy or sortOrder', () => {
-    expect(apiError(() => parsePage({ sortBy: 'cost' })).details[0]?.field).toBe('sortBy');
+    expect(parsePage({ sortBy: 'cost' }).sortBy).toBe('cost');
+    expect(apiError(() => parsePage({ sortBy: 'colour' })).details[0]?.field).toBe('sortBy');
     expect(apiError(() => parsePage({ sortOrder: 'up' })).details[0]?.field).toBe('sortOrder');
   });
 

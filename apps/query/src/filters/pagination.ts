@@ -1,5 +1,9 @@
 import * as v from 'valibot';
 import { ApiError, parseOrThrow } from '@aos/http';
+import { TRACE_SORT_FIELDS, type TraceSortField } from '@aos/storage';
+
+/** Sort fields come from the storage allow-list; nothing else reaches ORDER BY. */
+const SORT_FIELDS = Object.keys(TRACE_SORT_FIELDS) as [TraceSortField, ...TraceSortField[]];
 
 export const PAGE_PARAMS = ['limit', 'cursor', 'sortBy', 'sortOrder'] as const;
 export const MAX_PAGE_SIZE = 500;
@@ -16,13 +20,13 @@ const pageSchema = v.object({
     '50',
   ),
   cursor: v.optional(v.string()),
-  sortBy: v.optional(v.picklist(['startTime'], 'must be one of: startTime'), 'startTime'),
+  sortBy: v.optional(v.picklist(SORT_FIELDS, `must be one of: ${SORT_FIELDS.join(', ')}`), 'startTime'),
   sortOrder: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc'), 'desc'),
 });
 
 export interface PageParams {
   limit: number;
-  sortBy: 'startTime';
+  sortBy: TraceSortField;
   sortOrder: 'asc' | 'desc';
   /** The decoded cursor, when one was given. */
   after: Record<string, string> | undefined;

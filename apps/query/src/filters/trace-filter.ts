@@ -7,7 +7,23 @@ import { timeParam } from './time.ts';
 const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The query parameters of the trace filter. Every endpoint that takes "a filter" accepts these. */
-export const TRACE_FILTER_PARAMS = ['startTime', 'endTime', 'projectId', 'scoreName', 'scoreMin', 'scoreMax', 'scoreLabel'] as const;
+export const TRACE_FILTER_PARAMS = [
+  'startTime',
+  'endTime',
+  'projectId',
+  'environment',
+  'status',
+  'sessionId',
+  'userId',
+  'platform',
+  'search',
+  'scoreName',
+  'scoreMin',
+  'scoreMax',
+  'scoreLabel',
+] as const;
+
+const text = (max: number) => v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
 const scoreBound = v.pipe(
   v.string(),
@@ -21,6 +37,12 @@ const traceFilterSchema = v.object({
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
   projectId: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  environment: v.optional(text(200)),
+  status: v.optional(v.picklist(['ok', 'error', 'unset'], 'must be ok, error or unset')),
+  sessionId: v.optional(text(500)),
+  userId: v.optional(text(500)),
+  platform: v.optional(text(200)),
+  search: v.optional(text(500)),
   scoreName: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   scoreMin: v.optional(scoreBound),
   scoreMax: v.optional(scoreBound),
@@ -38,7 +60,11 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
       { field: 'startTime', message: 'must be before endTime' },
     ]);
   }
-  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...scoreFilter(parsed) };
+  const { environment, status, sessionId, userId, platform, search } = parsed;
+  const optional = Object.fromEntries(
+    Object.entries({ environment, status, sessionId, userId, platform, search }).filter(([, value]) => value !== undefined),
+  );
+  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed) };
 }
 
 /** scoreMin / scoreMax / scoreLabel narrow scoreName; alone, or a label with bounds, they mean nothing. */

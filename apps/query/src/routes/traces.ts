@@ -23,11 +23,14 @@ export function traceRoutes(deps: TraceRouteDeps) {
     const filter = parseTraceFilter(query, c.var.apiKey);
     const page = parsePage(query);
     const after = page.after;
-    if (after && !(after.startNs && after.traceId)) throw new ApiError('invalid_request', 'invalid cursor');
+    if (after && !(after.value && /^-?[\d.e+-]+$/.test(after.value) && after.traceId)) {
+      throw new ApiError('invalid_request', 'invalid cursor', [{ field: 'cursor', message: 'not a cursor issued by this API' }]);
+    }
     const result = await listTraces(deps.storage, filter, {
       limit: page.limit,
+      sortBy: page.sortBy,
       order: page.sortOrder,
-      after: after ? { startNs: after.startNs!, traceId: after.traceId! } : undefined,
+      after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
     });
     return c.json({
       data: result.traces.map((t) => ({ projectId: filter.projectId, ...t })),

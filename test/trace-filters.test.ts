@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestService, type TestService } from './support/service.ts';
+
+let svc: TestService;
+
+interface Crafted {
+  id: string;
+  env: string;
+  spans: Array<{ name: string; ms: number; error?: boolean; attrs?: Record<string, string | number> }>;
+}
+
+const hex = (n: number) => n.toString(16).padStart(32, '0');
+// Six traces, each with known environment, status, session, user, platform, text, duration,
+// cost (gpt-4o: $2.50 / 1M in, $10 / 1M out), tokens, span and error counts.
+const TRACES: Crafted[] = [
+  { id: hex(0xf1), env: 'prod', spans: [{ name: 'agent', ms: 100, attrs: { 'session.id': 's1', 'user.id': 'u1', 'input.value': 'refund my order' } }] },
+  { id: hex(0xf2), env: 'prod', spans: [{ name: 'agent', ms: 400, error: true, attrs: { 'session.id': 's1', 'user.id': 'u2' } }, { name: 'retry', ms: 50, error: true }] },
+  { id: hex(0xf3), env: 'staging', spans: [{ name: 'chat', ms: 300, attrs: { 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.input_tokens': 1000, 'gen_ai.usage.output_tokens': 100 } }] },
+  { id: hex(0xf4), env: 'staging', spans: [{ name: 'vercel', ms: 200, attrs: { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.model.id': 'gpt-4o', 'ai.usage.promptTokens': 10, 'ai.usage.completionTokens': 5 } }] },
+  { id: hex(0xf5), env: 'prod', spans: [{ name: 'Search Docs', ms: 250, attrs: { 'openinference.span.kind': 'RETRIEVER', 'output.value': 'the Warranty lasts two years' } }, { name: 'a', ms: 10 }, { name: 'b', ms: 10 }] },
+  { id: hex(0xf6), env: 'dev', spans: [{ name: 'agent', ms: 50, attrs: { 'session.id': 's2', 'user.id': 'u1' } }] },
+];
+
+function body(trace: Crafted, base: number) {
+  const value = (v: string | number) => (typeof v === 'number' ? { intValue: String(v) } : { stringValue: v });
+  return {
+    resource: { attributes: [{ key: 'deployment.environment.name', value: { stringValue: trace.env } }] },
+    scopeSpans: [
+      {
+        spans: trace.spans.map((s, i) => ({
+          traceId: trace.id,
+          spanId: (i + 1).toString(16).padStart(16, '0'),
+          parentSpanId: i === 0 ? '' : '0000000000000001',
+          name: s.name,
+          startTimeUnixNano: String(base + i * 1e6),
+          endTimeUnixNano: String(base + i * 1e6 + s.ms * 1e6),
+          status: { code: s.error ? 2 : 1 },
+          attributes: Object.entries(s.attrs ?? {}).map(([key, v]) => ({ key, value: value(v) })),
+        })),
+      },
+    ],
+  };
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const now = Date.now() * 1e6;
+  const res = await svc.api('/api/v1/traces/otlp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resourceSpans: TRACES.map((t, i) => body(t, now - (10 - i) * 60e9)) }),
+  });
+  expect(res.status).toBe(200);
+  await eventually(async () => ((await ids('')).length === TRACES.length ? true : undefined));
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+async function ids(query: string): Promise<string[]> {
+  const res = await svc.api(`/api/v1/traces?limit=500&${query}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (((await res.json()) as any).data as any[]).map((t) => t.traceId);
+}
+const idsOf = (...n: number[]) => n.map((x) => hex(x));
+
+describe('trace filters', () => {
+  it.each([
+    ['environment=prod', [0xf5, 0xf2, 0xf1]],
+    ['environment=staging', [0xf4, 0xf3]],
+    ['status=error', [0xf2]],
+    ['status=ok&environment=prod', [0xf5, 0xf1]],
+    ['sessionId=s1', [0xf2, 0xf1]],
+    ['userId=u1', [0xf6, 0xf1]],
+    ['userId=u1&sessionId=s2', [0xf6]],
+    ['platform=vercel-ai', [0xf4]],
+    ['platform=openinference', [0xf5]],
+    ['search=REFUND', [0xf1]],
+    ['search=warranty', [0xf5]],
+    ['search=search docs', [0xf5]],
+    ['search=nothing-like-this', []],
+  ])('%s', async (query, expected) => {
+    expect(await ids(query as string)).toEqual(idsOf(...(expected as number[])));
+  });
+
+  it('keeps the whole trace when one span matches (figures are not cut)', async () => {
+    const res = await svc.api('/api/v1/traces?search=warranty');
+    const [trace] = ((await res.json()) as any).data;
+    expect(trace.spanCount).toBe(3);
+  });
+
+  it('refuses bad values naming the parameter', async () => {
+    for (const [query, field] of [
+      ['status=broken', 'status'],
+      ['environment=', 'environment'],
+      ['search=' + 'x'.repeat(600), 'search'],
+      ['sortBy=colour', 'sortBy'],
+    ]) {
+      const res = await svc.api(`/api/v1/traces?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(JSON.stringify(((await res.json()) as any).error)).toContain(field);
+    }
+  });
+});
+
+describe('sorting', () => {
+  const expected = {
+    duration: [0xf6, 0xf1, 0xf4, 0xf5, 0xf3, 0xf2], // 50, 100, 200, 250, 300, 400 ms
+    spanCount: [0xf1, 0xf3, 0xf4, 0xf6, 0xf2, 0xf5],
+    errors: [0xf1, 0xf3, 0xf4, 0xf5, 0xf6, 0xf2],
+    cost: [0xf1, 0xf2, 0xf5, 0xf6, 0xf4, 0xf3],
+    tokens: [0xf1, 0xf2, 0xf5, 0xf6, 0xf4, 0xf3],
+  } as const;
+
+  it.each(Object.entries(expected))('by %s, ascending and descending, ties broken by trace id', async (field, order) => {
+    expect(await ids(`sortBy=${field}&sortOrder=asc`)).toEqual(idsOf(...order));
+    expect(await ids(`sortBy=${field}&sortOrder=desc`)).toEqual(idsOf(...order).reverse());
+  });
+
+  it.each(Object.keys(expected))('pages by %s with a cursor: same order, no trace twice or missing', async (field) => {
+    const all = await ids(`sortBy=${field}&sortOrder=desc`);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await svc.api(`/api/v1/traces?sortBy=${field}&sortOrder=desc&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = (await res.json()) as any;
+      paged.push(...page.data.map((t: any) => t.traceId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(all);
+    const other = await svc.api(`/api/v1/traces?sortBy=cost&limit=2`);
+    const nextCursor = ((await other.json()) as any).nextCursor;
+    expect((await svc.api(`/api/v1/traces?sortBy=duration&cursor=${nextCursor}`)).status).toBe(400);
+  });
+});
