@@ -34,3 +34,7 @@ export {
   updateScoreConfig,
 } from './score-configs.ts';
 export type { ScoreConfig } from './score-configs.ts';
+export { summarizeTraces } from './summaries.ts';
+export type { TraceSummary } from './summaries.ts';
+export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, listSessions } from './sessions.ts';
+export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';

@@ -4,6 +4,8 @@ import { getSpanDetail, getTraceRecord, listTraceSpans, listTraces, type Storage
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
+import { sessionRoutes } from './sessions.ts';
+import { traceSummaryHandler } from './trace-summary.ts';
 
 export interface TraceRouteDeps {
   storage: Storage;
@@ -17,6 +19,9 @@ const SPAN_ID = /^[0-9a-fA-F]{16}$/;
 export function traceRoutes(deps: TraceRouteDeps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireKey(deps.auth, 'read'));
+  // Fixed paths first: they must never be taken for a trace id.
+  app.get('/summary', traceSummaryHandler(deps));
+  app.route('/sessions', sessionRoutes({ storage: deps.storage }));
 
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, ...PAGE_PARAMS] });

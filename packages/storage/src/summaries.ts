@@ -1,0 +1,106 @@
+import type { Storage } from './client.ts';
+import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
+import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+
+/** Figures over all traces matching a filter. */
+export interface TraceSummary {
+  traceCount: number;
+  spanCount: number;
+  /** Traces whose status is error (at least one failed span). */
+  errorCount: number;
+  /** errorCount / traceCount; 0 when there are no traces. */
+  errorRate: number;
+  /** Distinct non-empty session / user ids of the traces. */
+  sessionCount: number;
+  userCount: number;
+  /** Trace duration quantiles in milliseconds; null when there are no traces. */
+  latencyMs: { p50: number | null; p90: number | null; p95: number | null; p99: number | null };
+  /** USD; mean is per trace, null when there are no traces. */
+  cost: { total: number; mean: number | null };
+  tokens: { input: number; output: number; total: number; cachedInput: number; reasoning: number };
+  /** Spans with at least one data-quality flag. */
+  flaggedSpanCount: number;
+  window: { startTime: string; endTime: string };
+}
+
+/** The summary row (64-bit integers arrive as strings). Aliases avoid every span column and trace column name. */
+interface TraceSummaryRow {
+  summary_traces: string;
+  summary_spans: string;
+  summary_error_traces: string;
+  summary_sessions: string;
+  summary_users: string;
+  /** NaN (null in JSON) for each level when there are no traces. */
+  summary_duration_quantiles: (number | null)[];
+  summary_cost: number;
+  summary_input_tokens: string;
+  summary_output_tokens: string;
+  summary_total_tokens: string;
+  summary_cached_input_tokens: string;
+  summary_reasoning_tokens: string;
+  summary_flagged_spans: string;
+}
+
+/**
+ * Summarizes the traces matching the filter in one query over the same trace rows that
+ * trace lists use, so every filter of the filter model narrows the summary too.
+ */
+export async function summarizeTraces(storage: Storage, filter: TraceFilter): Promise<TraceSummary> {
+  const sql = traceFilterSql(filter);
+  // `quantiles` samples a reservoir of 8192 values: exact (with interpolation) up to that
+  // many traces, bounded memory and mergeable across shards beyond it.
+  const result = await storage.client.query({
+    query: `
+      SELECT
+        count() AS summary_traces,
+        sum(span_count) AS summary_spans,
+        countIf(trace_status = 'error') AS summary_error_traces,
+        uniqExactIf(trace_session_id, trace_session_id != '') AS summary_sessions,
+        uniqExactIf(trace_user_id, trace_user_id != '') AS summary_users,
+        quantiles(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS summary_duration_quantiles,
+        sum(trace_cost) AS summary_cost,
+        sum(trace_input_tokens) AS summary_input_tokens,
+        sum(trace_output_tokens) AS summary_output_tokens,
+        sum(trace_total_tokens) AS summary_total_tokens,
+        sum(trace_cached_input_tokens) AS summary_cached_input_tokens,
+        sum(trace_reasoning_tokens) AS summary_reasoning_tokens,
+        sum(flagged_span_count) AS summary_flagged_spans
+      FROM (
+        SELECT ${TRACE_COLUMNS_SQL}
+        FROM spans FINAL
+        WHERE ${sql.spanConditions.join(' AND ')}
+        GROUP BY trace_id
+      )
+      WHERE ${sql.traceConditions.join(' AND ')}`,
+    query_params: sql.params,
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<TraceSummaryRow>();
+  if (!row) throw new Error('trace summary query returned no row');
+  return traceSummaryFromRow(row, filter);
+}
+
+function traceSummaryFromRow(row: TraceSummaryRow, filter: TraceFilter): TraceSummary {
+  const traceCount = Number(row.summary_traces);
+  const errorCount = Number(row.summary_error_traces);
+  const quantile = (i: number) => (traceCount > 0 ? (row.summary_duration_quantiles[i] ?? null) : null);
+  return {
+    traceCount,
+    spanCount: Number(row.summary_spans),
+    errorCount,
+    errorRate: traceCount > 0 ? errorCount / traceCount : 0,
+    sessionCount: Number(row.summary_sessions),
+    userCount: Number(row.summary_users),
+    latencyMs: { p50: quantile(0), p90: quantile(1), p95: quantile(2), p99: quantile(3) },
+    cost: { total: row.summary_cost, mean: traceCount > 0 ? row.summary_cost / traceCount : null },
+    tokens: {
+      input: Number(row.summary_input_tokens),
+      output: Number(row.summary_output_tokens),
+      total: Number(row.summary_total_tokens),
+      cachedInput: Number(row.summary_cached_input_tokens),
+      reasoning: Number(row.summary_reasoning_tokens),
+    },
+    flaggedSpanCount: Number(row.summary_flagged_spans),
+    window: { startTime: new Date(filter.startTimeMs).toISOString(), endTime: new Date(filter.endTimeMs).toISOString() },
+  };
+}
