@@ -133,3 +133,59 @@ describe('sorting', () => {
     expect((await svc.api(`/api/v1/traces?sortBy=duration&cursor=${nextCursor}`)).status).toBe(400);
   });
 });
+
+describe('GET /traces/spans (span search)', () => {
+  async function spans(query: string): Promise<any[]> {
+    const res = await svc.api(`/api/v1/traces/spans?limit=500&${query}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ((await res.json()) as any).data;
+  }
+  const names = async (query: string) => (await spans(query)).map((s) => `${s.traceId.slice(-2)}:${s.name}`).sort();
+
+  it.each([
+    ['status=error', ['f2:agent', 'f2:retry']],
+    ['type=llm', ['f3:chat', 'f4:vercel']],
+    ['model=gpt-4o', ['f3:chat', 'f4:vercel']],
+    ['minDuration=300', ['f2:agent', 'f3:chat']],
+    ['maxDuration=10', ['f5:a', 'f5:b']],
+    ['minCost=0.003', ['f3:chat']],
+    ['search=warranty', ['f5:Search Docs']],
+    ['attribute=session.id:s1', ['f1:agent', 'f2:agent']],
+    ['attribute=input.value:refund my order', ['f1:agent']],
+    [`traceId=${hex(0xf5)}`, ['f5:Search Docs', 'f5:a', 'f5:b']],
+    ['name=retry&status=error', ['f2:retry']],
+  ])('%s', async (query, expected) => {
+    expect(await names(query as string)).toEqual(expected);
+  });
+
+  it('returns every span once across pages, newest first, without input or output text', async () => {
+    const all = await spans('');
+    expect(all).toHaveLength(9);
+    expect(all[0]).not.toHaveProperty('input');
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await svc.api(`/api/v1/traces/spans?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = (await res.json()) as any;
+      paged.push(...page.data.map((s: any) => `${s.traceId}/${s.spanId}`));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(all.map((s) => `${s.traceId}/${s.spanId}`));
+  });
+
+  it('refuses bad parameters naming them', async () => {
+    for (const [query, field] of [
+      ['type=robot', 'type'],
+      ['minDuration=-1', 'minDuration'],
+      ['qualityFlag=not_a_flag', 'qualityFlag'],
+      ['attribute=novalue', 'attribute'],
+      ['colour=red', 'colour'],
+      ['cursor=xyz', 'cursor'],
+      ['projectId=other', 'projectId'],
+    ]) {
+      const res = await svc.api(`/api/v1/traces/spans?${query}`);
+      expect([400, 403], query).toContain(res.status);
+      expect(JSON.stringify(((await res.json()) as any).error), query).toContain(field);
+    }
+  });
+});

@@ -38,3 +38,5 @@ export { summarizeTraces } from './summaries.ts';
 export type { TraceSummary } from './summaries.ts';
 export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, listSessions } from './sessions.ts';
 export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';
+export { searchSpans } from './span-search.ts';
+export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './span-search.ts';

@@ -3,7 +3,7 @@ import type { Storage } from './client.ts';
 import { nanosToIso } from './sql-values.ts';
 
 /** The columns of a span shown in a trace's tree. */
-const SPAN_SUMMARY_SQL = `
+export const SPAN_SUMMARY_SQL = `
     span_id, parent_span_id, name, kind, span_type,
     toString(toUnixTimestamp64Nano(start_time)) AS start_ns,
     toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
@@ -11,7 +11,7 @@ const SPAN_SUMMARY_SQL = `
     input_tokens, output_tokens, total_tokens, cached_input_tokens, reasoning_tokens,
     cost, cost_source, tool_name, agent_name, time_to_first_token_ms, quality_flags`;
 
-interface SpanSummaryRow {
+export interface SpanSummaryRow {
   span_id: string;
   parent_span_id: string;
   name: string;
@@ -171,7 +171,7 @@ export async function getSpanDetail(
   };
 }
 
-function spanSummaryFromRow(row: SpanSummaryRow): SpanSummary {
+export function spanSummaryFromRow(row: SpanSummaryRow): SpanSummary {
   return {
     spanId: row.span_id,
     parentSpanId: row.parent_span_id || null,

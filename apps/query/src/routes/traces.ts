@@ -5,6 +5,7 @@ import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
 import { sessionRoutes } from './sessions.ts';
+import { spanSearchRoutes } from './span-search.ts';
 import { traceSummaryHandler } from './trace-summary.ts';
 
 export interface TraceRouteDeps {
@@ -22,6 +23,7 @@ export function traceRoutes(deps: TraceRouteDeps) {
   // Fixed paths first: they must never be taken for a trace id.
   app.get('/summary', traceSummaryHandler(deps));
   app.route('/sessions', sessionRoutes({ storage: deps.storage }));
+  app.route('/spans', spanSearchRoutes({ storage: deps.storage }));
 
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, ...PAGE_PARAMS] });
