@@ -40,3 +40,7 @@ export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, 
 export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';
 export { searchSpans } from './span-search.ts';
 export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './span-search.ts';
+export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, measureByName } from './measures.ts';
+export type { GroupField, Measure, MeasureName } from './measures.ts';
+export { OTHER_GROUP, bucketStarts, queryTimeseries } from './timeseries.ts';
+export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';

@@ -6,6 +6,7 @@ import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.t
 import { buildSpanTree } from '../span-tree.ts';
 import { sessionRoutes } from './sessions.ts';
 import { spanSearchRoutes } from './span-search.ts';
+import { timeseriesHandler } from './timeseries.ts';
 import { traceSummaryHandler } from './trace-summary.ts';
 
 export interface TraceRouteDeps {
@@ -22,6 +23,7 @@ export function traceRoutes(deps: TraceRouteDeps) {
   app.use('*', requireKey(deps.auth, 'read'));
   // Fixed paths first: they must never be taken for a trace id.
   app.get('/summary', traceSummaryHandler(deps));
+  app.get('/timeseries', timeseriesHandler(deps));
   app.route('/sessions', sessionRoutes({ storage: deps.storage }));
   app.route('/spans', spanSearchRoutes({ storage: deps.storage }));
 

@@ -1,0 +1,104 @@
+import type { Storage } from './client.ts';
+import { GROUP_FIELDS, measureByName, type GroupField, type MeasureName } from './measures.ts';
+import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
+import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+
+export interface TimeseriesRequest {
+  measure: MeasureName;
+  /** Bucket width in seconds. */
+  stepSeconds: number;
+  scoreName?: string;
+  groupBy?: GroupField;
+  /** With groupBy: the N largest groups (by trace count) are kept, the rest summed as "other". */
+  topGroups: number;
+}
+
+export interface TimeseriesPoint {
+  time: string;
+  value: number | null;
+}
+
+export interface TimeseriesSeries {
+  /** The group's value ("" for traces without one; "__other__" for the rest), or null when ungrouped. */
+  group: string | null;
+  points: TimeseriesPoint[];
+}
+
+/** The label of the series that sums the groups beyond the top N. */
+export const OTHER_GROUP = '__other__';
+
+/**
+ * A measure per time bucket over the filtered traces, every bucket of the window present
+ * (empty ones as 0 or null, as the measure says), optionally one series per group.
+ */
+export async function queryTimeseries(storage: Storage, filter: TraceFilter, request: TimeseriesRequest): Promise<TimeseriesSeries[]> {
+  const measure = measureByName(request.measure);
+  const sql = traceFilterSql(filter);
+  const params: Record<string, unknown> = { ...sql.params, step: request.stepSeconds };
+  const traceRows = `
+    SELECT ${TRACE_COLUMNS_SQL}
+    FROM spans FINAL
+    WHERE ${sql.spanConditions.join(' AND ')}
+    GROUP BY trace_id`;
+  // A trace's score for the measure: the mean of its scores of that name.
+  const scoreJoin = measure.needsScore
+    ? `LEFT JOIN (
+        SELECT trace_id, avg(value) AS score_value, 1 AS has_score
+        FROM scores FINAL
+        WHERE project_id = {projectId:String} AND name = {measureScore:String} AND value IS NOT NULL AND trace_id != ''
+        GROUP BY trace_id
+      ) AS s USING trace_id`
+    : '';
+  if (measure.needsScore) params.measureScore = request.scoreName ?? '';
+  const from = `(${traceRows}) AS t ${scoreJoin} WHERE ${sql.traceConditions.join(' AND ')}`;
+
+  let groupSql = "''";
+  if (request.groupBy) {
+    const column = GROUP_FIELDS[request.groupBy];
+    const top = await storage.client.query({
+      query: `SELECT ${column} AS grp FROM ${from} GROUP BY grp ORDER BY count() DESC, grp LIMIT {top:UInt32}`,
+      query_params: { ...params, top: request.topGroups },
+      format: 'JSONEachRow',
+    });
+    params.topGroups = (await top.json<{ grp: string }>()).map((r) => r.grp);
+    groupSql = `if(${column} IN {topGroups:Array(String)}, ${column}, '${OTHER_GROUP}')`;
+  }
+  const result = await storage.client.query({
+    query: `
+      SELECT toUnixTimestamp(toStartOfInterval(trace_start, INTERVAL {step:UInt32} SECOND)) AS bucket,
+        ${groupSql} AS grp, ${measure.sql} AS value
+      FROM ${from}
+      GROUP BY bucket, grp
+      ORDER BY grp, bucket`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<{ bucket: number | string; grp: string; value: number | string | null }>();
+  const buckets = bucketStarts(filter.startTimeMs, filter.endTimeMs, request.stepSeconds);
+  const byGroup = new Map<string, Map<number, number | null>>();
+  for (const row of rows) {
+    const values = byGroup.get(row.grp) ?? new Map<number, number | null>();
+    values.set(Number(row.bucket), row.value === null || Number.isNaN(Number(row.value)) ? null : Number(row.value));
+    byGroup.set(row.grp, values);
+  }
+  const groups = request.groupBy ? [...(params.topGroups as string[]), ...(byGroup.has(OTHER_GROUP) ? [OTHER_GROUP] : [])] : [''];
+  return groups.map((group) => {
+    const values = byGroup.get(group);
+    return {
+      group: request.groupBy ? group : null,
+      points: buckets.map((seconds) => ({
+        time: new Date(seconds * 1000).toISOString(),
+        value: values?.has(seconds) ? values.get(seconds)! : measure.empty,
+      })),
+    };
+  });
+}
+
+/** Starts (epoch seconds) of the buckets covering [start, end), aligned as toStartOfInterval aligns them. */
+export function bucketStarts(startMs: number, endMs: number, stepSeconds: number): number[] {
+  const first = Math.floor(startMs / 1000 / stepSeconds) * stepSeconds;
+  const out: number[] = [];
+  for (let s = first; s * 1000 < endMs; s += stepSeconds) out.push(s);
+  return out;
+}
+
