@@ -34,6 +34,7 @@ const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: st
   { name: 'POST /api-keys', scope: 'admin', method: 'POST', path: '/api/v1/api-keys', body: '{"name":"x","scopes":["read"]}', type: 'application/json', projectParam: false },
   { name: 'GET /traces/summary', scope: 'read', method: 'GET', path: '/api/v1/traces/summary', projectParam: true },
   { name: 'GET /traces/timeseries', scope: 'read', method: 'GET', path: '/api/v1/traces/timeseries?measure=trace_count', projectParam: true },
+  { name: 'GET /traces/query-fields', scope: 'read', method: 'GET', path: '/api/v1/traces/query-fields', projectParam: false },
   { name: 'GET /traces/spans', scope: 'read', method: 'GET', path: '/api/v1/traces/spans', projectParam: true },
   { name: 'GET /traces/sessions', scope: 'read', method: 'GET', path: '/api/v1/traces/sessions', projectParam: true },
   { name: 'GET /traces/sessions/{id}', scope: 'read', method: 'GET', path: '/api/v1/traces/sessions/no-such-session', projectParam: true },

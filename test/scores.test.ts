@@ -221,6 +221,10 @@ describe('GET /trace-scores/summary', () => {
     const windowed = (await (await svc.api('/api/v1/trace-scores/summary?startTime=' + new Date(Date.now() - 3_600_000).toISOString(), { key: keys.a! })).json()) as any;
     expect(windowed.data.find((s: any) => s.name === 'mood')).toMatchObject({ count: 3, labels: { happy: 2, sad: 1 } });
     expect((await svc.api(`/api/v1/trace-scores/summary?traceId=${trace}&startTime=2026-01-01T00:00:00Z`, { key: keys.a! })).status).toBe(400);
+    // Trace-level filters (aggregated columns) apply to the summary's trace filter too.
+    const ok = await svc.api('/api/v1/trace-scores/summary?status=unset&query=' + encodeURIComponent('spans >= 1'), { key: keys.a! });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    expect(((await ok.json()) as any).data.find((s: any) => s.name === 'mood')).toMatchObject({ count: 3 });
   });
 
   it('feeds the trace filters scoreName / scoreMin / scoreMax / scoreLabel', async () => {

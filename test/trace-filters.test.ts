@@ -189,3 +189,36 @@ describe('GET /traces/spans (span search)', () => {
     }
   });
 });
+
+describe('the query language through the API', () => {
+  it.each([
+    ['status = "error"', [0xf2]],
+    ['duration >= 250ms and environment = "prod"', [0xf5, 0xf2]],
+    ['cost > 0 or spans > 2', [0xf5, 0xf4, 0xf3]],
+    ['has span(name = "retry" and status = "error")', [0xf2]],
+    ['not environment in ["prod", "staging"]', [0xf6]],
+  ])('query=%s', async (query, expected) => {
+    expect(await ids(`query=${encodeURIComponent(query as string)}`)).toEqual(idsOf(...(expected as number[])));
+  });
+
+  it('answers a syntax or type error with 400, the position and what was expected', async () => {
+    const res = await svc.api(`/api/v1/traces?query=${encodeURIComponent('duration > "long"')}`);
+    expect(res.status).toBe(400);
+    const error = ((await res.json()) as any).error;
+    expect(error.details[0].field).toBe('query');
+    expect(error.message).toMatch(/at \d+: expected/);
+    const injection = await svc.api(`/api/v1/traces?query=${encodeURIComponent('name = "x\' OR 1=1 --"')}`);
+    expect(injection.status).toBe(200);
+    expect(((await injection.json()) as any).data).toEqual([]);
+  });
+
+  it('lists the fields with types, operators, descriptions and examples', async () => {
+    const res = await svc.api('/api/v1/traces/query-fields');
+    expect(res.status).toBe(200);
+    const fields = ((await res.json()) as any).data as any[];
+    const duration = fields.find((f) => f.name === 'duration');
+    expect(duration).toMatchObject({ type: 'duration' });
+    expect(duration.operators).toContain('>=');
+    expect(fields.every((f) => f.description && f.example)).toBe(true);
+  });
+});

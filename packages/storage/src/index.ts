@@ -44,3 +44,5 @@ export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, measureByName } from './measures
 export type { GroupField, Measure, MeasureName } from './measures.ts';
 export { OTHER_GROUP, bucketStarts, queryTimeseries } from './timeseries.ts';
 export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
+export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
+export type { QueryField } from './query-language/index.ts';

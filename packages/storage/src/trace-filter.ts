@@ -1,3 +1,4 @@
+import { compileTraceQuery } from './query-language/index.ts';
 import { msToDateTimeParam as msToParam } from './sql-values.ts';
 
 /**
@@ -21,6 +22,8 @@ export interface TraceFilter {
   platform?: string;
   /** Case-insensitive text in a span name, input or output of the trace. */
   search?: string;
+  /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
+  query?: string;
 }
 
 /** Spans of a trace may start before or after the trace's first span lands in the window;
@@ -59,6 +62,12 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
   if (filter.status !== undefined) {
     sql.traceConditions.push('trace_status = {status:String}');
     sql.params.status = filter.status;
+  }
+  if (filter.query !== undefined) {
+    // One boolean over the aggregated row; span and score predicates are trace_id IN (…), so and/or/not hold.
+    const compiled = compileTraceQuery(filter.query);
+    sql.traceConditions.push(compiled.condition);
+    Object.assign(sql.params, compiled.params);
   }
   // "Has a span with": a subquery keeps every span of a matching trace, so the trace's
   // figures stay whole.

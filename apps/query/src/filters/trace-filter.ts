@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ApiKeyRecord, TraceFilter } from '@aos/storage';
+import { QueryLanguageError, compileTraceQuery, type ApiKeyRecord, type TraceFilter } from '@aos/storage';
 import { ApiError, parseOrThrow, projectFor } from '@aos/http';
 import { timeParam } from './time.ts';
 
@@ -17,6 +17,7 @@ export const TRACE_FILTER_PARAMS = [
   'userId',
   'platform',
   'search',
+  'query',
   'scoreName',
   'scoreMin',
   'scoreMax',
@@ -43,6 +44,8 @@ const traceFilterSchema = v.object({
   userId: v.optional(text(500)),
   platform: v.optional(text(200)),
   search: v.optional(text(500)),
+  // Its own length and syntax limits are the compiler's, which reports the position.
+  query: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   scoreName: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   scoreMin: v.optional(scoreBound),
   scoreMax: v.optional(scoreBound),
@@ -60,9 +63,10 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
       { field: 'startTime', message: 'must be before endTime' },
     ]);
   }
-  const { environment, status, sessionId, userId, platform, search } = parsed;
+  const { environment, status, sessionId, userId, platform, search, query: queryText } = parsed;
+  if (queryText !== undefined) checkQuery(queryText);
   const optional = Object.fromEntries(
-    Object.entries({ environment, status, sessionId, userId, platform, search }).filter(([, value]) => value !== undefined),
+    Object.entries({ environment, status, sessionId, userId, platform, search, query: queryText }).filter(([, value]) => value !== undefined),
   );
   return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed) };
 }
@@ -88,4 +92,14 @@ function scoreFilter(parsed: v.InferOutput<typeof traceFilterSchema>): Pick<Trac
       ...(label !== undefined ? { label } : {}),
     },
   };
+}
+
+/** Compiles once so a syntax or type error answers 400 with its position, not a failure later. */
+function checkQuery(text: string): void {
+  try {
+    compileTraceQuery(text);
+  } catch (err) {
+    if (!(err instanceof QueryLanguageError)) throw err;
+    throw new ApiError('invalid_request', `query: ${err.message}`, [{ field: 'query', message: err.message }]);
+  }
 }

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { getSpanDetail, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
+import { QUERY_FIELDS, getSpanDetail, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
@@ -24,6 +24,7 @@ export function traceRoutes(deps: TraceRouteDeps) {
   // Fixed paths first: they must never be taken for a trace id.
   app.get('/summary', traceSummaryHandler(deps));
   app.get('/timeseries', timeseriesHandler(deps));
+  app.get('/query-fields', (c) => c.json({ data: QUERY_FIELDS }));
   app.route('/sessions', sessionRoutes({ storage: deps.storage }));
   app.route('/spans', spanSearchRoutes({ storage: deps.storage }));
 
