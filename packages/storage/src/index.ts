@@ -46,3 +46,7 @@ export { OTHER_GROUP, bucketStarts, queryTimeseries } from './timeseries.ts';
 export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
 export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
 export type { QueryField } from './query-language/index.ts';
+export { EXPORT_FORMATS, EXPORT_KINDS, finishExport, listExports, recordExport } from './exports.ts';
+export type { ExportFormat, ExportKind, ExportPage, ExportRecord, ExportStatus } from './exports.ts';
+export { listExportSpans } from './export-spans.ts';
+export type { SpanExportCursor, SpanExportPage, SpanExportRow } from './export-spans.ts';

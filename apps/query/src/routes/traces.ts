@@ -4,6 +4,8 @@ import { QUERY_FIELDS, getSpanDetail, getTraceRecord, listTraceSpans, listTraces
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
+import type { Logger } from '@aos/log';
+import { exportSpansHandler, exportTracesHandler, listExportsHandler } from './exports.ts';
 import { sessionRoutes } from './sessions.ts';
 import { spanSearchRoutes } from './span-search.ts';
 import { timeseriesHandler } from './timeseries.ts';
@@ -12,6 +14,7 @@ import { traceSummaryHandler } from './trace-summary.ts';
 export interface TraceRouteDeps {
   storage: Storage;
   auth: KeyAuthenticator;
+  logger: Logger;
 }
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;
@@ -25,6 +28,9 @@ export function traceRoutes(deps: TraceRouteDeps) {
   app.get('/summary', traceSummaryHandler(deps));
   app.get('/timeseries', timeseriesHandler(deps));
   app.get('/query-fields', (c) => c.json({ data: QUERY_FIELDS }));
+  app.get('/export', exportTracesHandler(deps));
+  app.get('/exports', listExportsHandler(deps));
+  app.get('/spans/export', exportSpansHandler(deps));
   app.route('/sessions', sessionRoutes({ storage: deps.storage }));
   app.route('/spans', spanSearchRoutes({ storage: deps.storage }));
 
