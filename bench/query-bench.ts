@@ -1,0 +1,134 @@
+// Trace search and analytics benchmark (issue 3): a large dataset written straight into the
+// embedded engine, then each endpoint timed over HTTP next to the storage query it runs
+// (the same SQL through the ClickHouse client), in the same run. Prints figures; not a test.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SpanRow } from '@aos/domain';
+import { silentLogger } from '@aos/log';
+import { startAllInOne } from '@aos/server';
+import {
+  SPAN_COLUMNS,
+  encodeSpanRows,
+  getTraceRecord,
+  listTraceSpans,
+  listTraces,
+  queryTimeseries,
+  summarizeTraces,
+  type TraceFilter,
+} from '@aos/storage';
+
+const TRACES = Number(process.env.BENCH_TRACES ?? 1_000_000);
+const SPANS_PER_TRACE = 10;
+const PROJECTS = 4;
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const DAY = 86_400_000;
+const now = Date.now();
+const start = now - 7 * DAY;
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const seconds = (ms: number) => (ms / 1000).toFixed(9);
+
+function row(projectId: string, traceId: string, spanIndex: number, at: number, extra: Partial<SpanRow> = {}): SpanRow {
+  const llm = spanIndex % 3 === 1;
+  return {
+    project_id: projectId, trace_id: traceId, span_id: hex(spanIndex + 1, 16), parent_span_id: spanIndex === 0 ? '' : hex(1, 16),
+    name: spanIndex === 0 ? 'agent' : llm ? 'chat gpt-4o' : `tool-${spanIndex % 5}`, kind: 'internal',
+    span_type: spanIndex === 0 ? 'agent' : llm ? 'llm' : 'tool', start_time: seconds(at + spanIndex * 100), end_time: seconds(at + spanIndex * 100 + 80),
+    duration_ms: 80, status: spanIndex === 7 && at % 13 === 0 ? 'error' : 'ok', status_message: '', service_name: 'bench', environment: at % 2 ? 'prod' : 'staging',
+    platform: 'otel-genai', scope_name: 'bench', scope_version: '1', agent_name: '', model: llm ? 'gpt-4o' : '', provider: llm ? 'openai' : '',
+    input: spanIndex === 0 ? 'Where is my order?' : '', output: spanIndex === 0 ? 'It ships tomorrow.' : '',
+    input_tokens: llm ? 1200 : 0, output_tokens: llm ? 200 : 0, total_tokens: llm ? 1400 : 0, cached_input_tokens: 0, reasoning_tokens: 0,
+    cost: llm ? 0.005 : 0, cost_source: llm ? 'price_table' : '', session_id: spanIndex === 0 ? `s-${Math.floor(at / 1000) % 20_000}` : '',
+    user_id: spanIndex === 0 ? `u-${at % 5000}` : '', tool_name: llm || spanIndex === 0 ? '' : `tool-${spanIndex % 5}`, tool_arguments: '', tool_call_id: '',
+    time_to_first_token_ms: null, attributes: {}, attribute_refs: {}, resource_attributes: { 'service.name': 'bench' }, events: '[]', links: '[]',
+    quality_flags: [], ingested_at: now, ...extra,
+  };
+}
+
+async function timeIt(fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-qbench-'));
+  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' }, silentLogger);
+  const { storage } = service;
+  const key = service.createdKey!.secret;
+  const api = (p: string) => fetch(`${service.url}${p}`, { headers: { 'x-api-key': key } }).then(async (r) => {
+    if (r.status !== 200) throw new Error(`${p}: ${r.status} ${await r.text()}`);
+    return r.arrayBuffer();
+  });
+  try {
+    // Dataset: TRACES traces of 10 spans over 7 days in 4 projects, plus the scale cases.
+    const t0 = performance.now();
+    const perProject = Math.floor(TRACES / PROJECTS);
+    for (let p = 0; p < PROJECTS; p++) {
+      const projectId = p === 0 ? 'default' : `project-${p}`;
+      for (let first = 0; first < perProject; first += 10_000) {
+        const rows: SpanRow[] = [];
+        for (let t = first; t < Math.min(first + 10_000, perProject); t++) {
+          const at = start + Math.floor(((t + 0.5) / perProject) * 7 * DAY);
+          const traceId = hex(p, 4) + hex(t, 28);
+          for (let s = 0; s < SPANS_PER_TRACE; s++) rows.push(row(projectId, traceId, s, at));
+        }
+        await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(rows));
+      }
+    }
+    // A session of 50,000 traces, a trace of 20,000 spans, and 20 traces whose root input is 1 MB.
+    const big: SpanRow[] = [];
+    for (let t = 0; t < 50_000; t++) big.push(row('default', `5e${hex(t, 30)}`, 0, now - DAY + t * 10, { session_id: 'huge-session' }));
+    for (let s = 0; s < 20_000; s++) big.push(row('default', 'ab'.repeat(16), s, now - 2 * DAY + s));
+    const mb = 'x'.repeat(1024 * 1024);
+    for (let t = 0; t < 20; t++) big.push(row('default', `1b${hex(t, 30)}`, 0, now - 60_000 + t, { input: mb, output: mb }));
+    for (let i = 0; i < big.length; i += 10_000) {
+      await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(big.slice(i, i + 10_000)));
+    }
+    const spans = TRACES * SPANS_PER_TRACE + big.length;
+    console.log(`dataset: ${TRACES} traces / ${spans} spans in ${PROJECTS} projects written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+    const window = `startTime=${new Date(start).toISOString()}&endTime=${new Date(now + 60_000).toISOString()}`;
+    const filter: TraceFilter = { projectId: 'default', startTimeMs: start, endTimeMs: now + 60_000 };
+    const cases: Array<[string, string, () => Promise<unknown>, () => Promise<unknown>]> = [
+      ['summary over the project (7 days)', '≤ 150 ms', () => api(`/api/v1/traces/summary?${window}`), () => summarizeTraces(storage, filter)],
+      ['trace list page (50)', '≤ 50 ms', () => api(`/api/v1/traces?${window}&limit=50`), () => listTraces(storage, filter, { limit: 50, sortBy: 'startTime', order: 'desc' })],
+      ['trace with its tree (10 spans)', '≤ 20 ms', () => api(`/api/v1/traces/${hex(0, 4) + hex(5, 28)}`), () => Promise.all([getTraceRecord(storage, 'default', hex(0, 4) + hex(5, 28)), listTraceSpans(storage, 'default', hex(0, 4) + hex(5, 28))])],
+      ['timeseries over 7 days (hourly)', '≤ 200 ms', () => api(`/api/v1/traces/timeseries?${window}&measure=trace_count&interval=1h`), () => queryTimeseries(storage, filter, { measure: 'trace_count', stepSeconds: 3600, topGroups: 10 })],
+      ['trace of 20,000 spans with its tree', 'bounded', () => api(`/api/v1/traces/${'ab'.repeat(16)}`), () => listTraceSpans(storage, 'default', 'ab'.repeat(16))],
+      ['session of 50,000 traces', 'bounded', () => api('/api/v1/traces/sessions/huge-session'), async () => undefined],
+      ['list page over 1 MB inputs (last 5 min)', 'bounded', () => api(`/api/v1/traces?startTime=${new Date(now - 300_000).toISOString()}&limit=20`), async () => undefined],
+    ];
+    console.log('case | target | API median ms | storage query median ms | overhead');
+    for (const [name, target, viaApi, bare] of cases) {
+      const apiMs = await timeIt(viaApi);
+      const bareMs = await timeIt(bare);
+      const overhead = bareMs > 1 ? `${(((apiMs - bareMs) / bareMs) * 100).toFixed(0)}%` : '-';
+      console.log(`${name} | ${target} | ${apiMs.toFixed(1)} | ${bareMs > 1 ? bareMs.toFixed(1) : '-'} | ${overhead}`);
+    }
+    // Export rate: the project's traces as JSON Lines, RSS sampled while streaming.
+    const rss0 = process.memoryUsage.rss();
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 200);
+    const t1 = performance.now();
+    const res = await fetch(`${service.url}/api/v1/traces/export?${window}&format=jsonl`, { headers: { 'x-api-key': key } });
+    let bytes = 0;
+    let rows = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (const b of chunk) if (b === 10) rows++;
+    }
+    clearInterval(sampler);
+    const s = (performance.now() - t1) / 1000;
+    console.log(`export: ${rows} traces, ${(bytes / 2 ** 20).toFixed(0)} MiB in ${s.toFixed(1)} s = ${Math.round(rows / s)} rows/s (target ≥ 200,000); RSS ${(rss0 / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
