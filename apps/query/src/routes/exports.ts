@@ -21,7 +21,7 @@ import { SPAN_EXPORT_COLUMNS, TRACE_EXPORT_COLUMNS, exportWriter } from '../expo
 import { exportBody, type ExportOutcome } from '../exports/export-stream.ts';
 import { keysetChunks, nestedChunks } from '../exports/keyset-chunks.ts';
 import { MAX_PAGE_SIZE } from '../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 
 export interface ExportRouteDeps {
   storage: Storage;
@@ -61,7 +61,7 @@ export function exportSpansHandler(deps: ExportRouteDeps): Handler<AuthEnv> {
 function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv> {
   const chunkSize = deps.chunkSize ?? EXPORT_CHUNK_SIZE;
   return async (c) => {
-    const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'format'] });
+    const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'format'], repeated: TRACE_FILTER_REPEATED_PARAMS });
     const { format } = parseOrThrow(exportParamsSchema, 'format' in query ? { format: query.format } : {}, 'export');
     const filter = parseTraceFilter(query, c.var.apiKey);
     const record = await recordExport(deps.storage, { projectId: filter.projectId, keyId: c.var.apiKey.id, kind, format, filter });
@@ -88,11 +88,22 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
 }
 
 /** The matching traces in start order, keyset-paginated like the trace list. */
-function traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncIterable<TraceRecord[]> {
-  return keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
-    const page = await listTraces(storage, filter, { limit, sortBy: 'startTime', order: 'asc', after });
-    return { rows: page.traces, next: page.next };
-  }, chunkSize);
+/**
+ * Traces are read window slice by window slice: each page aggregates only its slice's spans,
+ * so the cost of an export grows with its size, not with its size squared (a keyset page
+ * over the whole window would re-aggregate the whole window every time). A trace belongs
+ * to the slice its first span starts in, so slices partition the traces in start order.
+ */
+const EXPORT_SLICE_MS = 2 * 60 * 60 * 1000;
+
+async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<TraceRecord[]> {
+  for (let sliceStart = filter.startTimeMs; sliceStart < filter.endTimeMs; sliceStart += EXPORT_SLICE_MS) {
+    const slice = { ...filter, startTimeMs: sliceStart, endTimeMs: Math.min(sliceStart + EXPORT_SLICE_MS, filter.endTimeMs) };
+    yield* keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
+      const page = await listTraces(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after });
+      return { rows: page.traces, next: page.next };
+    }, chunkSize);
+  }
 }
 
 /**
