@@ -21,7 +21,7 @@ const TRACES: Crafted[] = [
   { id: hex(0xf6), env: 'dev', spans: [{ name: 'agent', ms: 50, attrs: { 'session.id': 's2', 'user.id': 'u1' } }] },
 ];
 
-function body(trace: Crafted, base: number) {
+function body(trace: Crafted, baseMs: number) {
   const value = (v: string | number) => (typeof v === 'number' ? { intValue: String(v) } : { stringValue: v });
   return {
     resource: { attributes: [{ key: 'deployment.environment.name', value: { stringValue: trace.env } }] },
@@ -32,8 +32,9 @@ function body(trace: Crafted, base: number) {
           spanId: (i + 1).toString(16).padStart(16, '0'),
           parentSpanId: i === 0 ? '' : '0000000000000001',
           name: s.name,
-          startTimeUnixNano: String(base + i * 1e6),
-          endTimeUnixNano: String(base + i * 1e6 + s.ms * 1e6),
+          // Whole milliseconds written as nanosecond strings: exact, unlike ns doubles past 2^53.
+          startTimeUnixNano: `${baseMs + i}000000`,
+          endTimeUnixNano: `${baseMs + i + s.ms}000000`,
           status: { code: s.error ? 2 : 1 },
           attributes: Object.entries(s.attrs ?? {}).map(([key, v]) => ({ key, value: value(v) })),
         })),
@@ -44,11 +45,11 @@ function body(trace: Crafted, base: number) {
 
 beforeAll(async () => {
   svc = await startTestService();
-  const now = Date.now() * 1e6;
+  const nowMs = Date.now();
   const res = await svc.api('/api/v1/traces/otlp', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ resourceSpans: TRACES.map((t, i) => body(t, now - (10 - i) * 60e9)) }),
+    body: JSON.stringify({ resourceSpans: TRACES.map((t, i) => body(t, nowMs - (10 - i) * 60_000)) }),
   });
   expect(res.status).toBe(200);
   await eventually(async () => ((await ids('')).length === TRACES.length ? true : undefined));

@@ -6,6 +6,7 @@ import { insertEncodedSpans, registerDeployments as insertDeployments, type Stor
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchProcessor, type EncodedBatch } from './span-batch-processor.ts';
+import { startTraceFlagsWorker } from './trace-flags-processor.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
 export interface SpanWriterDeps {
@@ -48,13 +49,24 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     settings.threads > 0
       ? startWriterThreads(deps, storeBatch)
       : startInThread(deps, storeBatch, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
+  // Trace flags need storage, which lives on this thread.
+  const traceFlags = startTraceFlagsWorker({
+    storage: deps.storage,
+    redisUrl: deps.redisUrl,
+    prefix: deps.prefix,
+    rules: settings.traceFlagRules,
+    quietMs: settings.traceQuietMs,
+    intervalMs: settings.traceFlagsIntervalMs,
+    lockDurationMs: settings.lockDurationMs,
+    logger: deps.logger,
+  });
   return {
     stats: Object.defineProperties(workers.stats as SpanWriter['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
       rows: { get: () => batcher.stats.rows, enumerable: true },
     }),
     async close() {
-      const closing = workers.close();
+      const closing = Promise.all([workers.close(), traceFlags.close()]);
       await batcher.flush();
       await closing;
       await batcher.flush();

@@ -51,6 +51,15 @@ export const SETTINGS = {
     WRITER_LOCK_DURATION_MS: intSetting(30_000, 1000),
     MAX_ATTRIBUTE_BYTES: intSetting(256 * 1024, 1024),
     MODEL_PRICES_FILE: optionalString(),
+    /** A trace with no span ingested for this long is judged for trace flags (and again after late spans). */
+    TRACE_QUIET_MS: intSetting(60_000, 0),
+    TRACE_FLAGS_INTERVAL_MS: intSetting(15_000, 100),
+    /** Trace flag rules (packages/domain/src/trace-flags.ts). */
+    TRACE_FLAG_DUPLICATE_TOOL_MIN: intSetting(2, 2),
+    TRACE_FLAG_LOOP_MIN_REPEATS: intSetting(3, 2),
+    TRACE_FLAG_LOOP_MAX_CYCLE: intSetting(5, 1, 50),
+    TRACE_FLAG_COST_OUTLIER_K: intSetting(5, 1),
+    TRACE_FLAG_COST_OUTLIER_MIN_TRACES: intSetting(20, 2),
   },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
@@ -109,6 +118,15 @@ export function writerSettings(env: Env) {
     lockDurationMs: s.WRITER_LOCK_DURATION_MS,
     maxAttributeBytes: s.MAX_ATTRIBUTE_BYTES,
     modelPricesFile: s.MODEL_PRICES_FILE,
+    traceQuietMs: s.TRACE_QUIET_MS,
+    traceFlagsIntervalMs: s.TRACE_FLAGS_INTERVAL_MS,
+    traceFlagRules: {
+      duplicateToolMin: s.TRACE_FLAG_DUPLICATE_TOOL_MIN,
+      loopMinRepeats: s.TRACE_FLAG_LOOP_MIN_REPEATS,
+      loopMaxCycle: s.TRACE_FLAG_LOOP_MAX_CYCLE,
+      costOutlierK: s.TRACE_FLAG_COST_OUTLIER_K,
+      costOutlierMinTraces: s.TRACE_FLAG_COST_OUTLIER_MIN_TRACES,
+    },
   };
 }
 export type WriterSettings = ReturnType<typeof writerSettings>;

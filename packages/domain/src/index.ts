@@ -12,3 +12,13 @@ export {
 } from './span-row.ts';
 export { loadPriceTable, findModelPrice, type PriceTable, type ModelPrice, type PriceMatch } from './prices.ts';
 export { restoreAttributes } from './promoted-attributes.ts';
+export {
+  TRACE_FLAGS,
+  DEFAULT_TRACE_FLAG_RULES,
+  computeTraceFlags,
+  type CostStats,
+  type TraceFlag,
+  type TraceFlagResult,
+  type TraceFlagRules,
+  type TraceStep,
+} from './trace-flags.ts';

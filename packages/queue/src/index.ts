@@ -12,3 +12,12 @@ export { startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { listDeadLetters, countSpans } from './dead-letters.ts';
 export type { DeadLetter } from './dead-letters.ts';
+export {
+  MAINTENANCE_QUEUE,
+  TRACE_FLAGS_JOB,
+  createMaintenanceQueue,
+  maintenancePayloadSchema,
+  parseMaintenancePayload,
+  scheduleTraceFlags,
+} from './maintenance-queue.ts';
+export type { MaintenancePayload } from './maintenance-queue.ts';

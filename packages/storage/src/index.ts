@@ -50,3 +50,12 @@ export { EXPORT_FORMATS, EXPORT_KINDS, finishExport, listExports, recordExport }
 export type { ExportFormat, ExportKind, ExportPage, ExportRecord, ExportStatus } from './exports.ts';
 export { listExportSpans } from './export-spans.ts';
 export type { SpanExportCursor, SpanExportPage, SpanExportRow } from './export-spans.ts';
+export {
+  QUIET_TRACE_LOOKBACK_MS,
+  findQuietTraces,
+  getTraceFlags,
+  loadTraceSteps,
+  projectCostStats,
+  writeTraceFlags,
+} from './trace-flags.ts';
+export type { QuietTrace, TraceFlagsRow, TraceSteps } from './trace-flags.ts';

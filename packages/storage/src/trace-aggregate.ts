@@ -14,6 +14,9 @@ const MODEL_SPAN = "span_type IN ('llm', 'embedding')";
 const usage = (column: string, alias: string) =>
   `if(countIf(${MODEL_SPAN}) > 0, sumIf(${column}, ${MODEL_SPAN}), sum(${column})) AS ${alias}`;
 
+/** The trace's cost alone (as `trace_cost`), for scans that need nothing else of the trace. */
+export const TRACE_COST_SQL = usage('cost', 'trace_cost');
+
 export const TRACE_COLUMNS_SQL = `
     trace_id,
     min(start_time) AS trace_start,
@@ -30,7 +33,7 @@ export const TRACE_COLUMNS_SQL = `
     ${usage('total_tokens', 'trace_total_tokens')},
     ${usage('cached_input_tokens', 'trace_cached_input_tokens')},
     ${usage('reasoning_tokens', 'trace_reasoning_tokens')},
-    ${usage('cost', 'trace_cost')},
+    ${TRACE_COST_SQL},
     anyIf(session_id, session_id != '') AS trace_session_id,
     anyIf(user_id, user_id != '') AS trace_user_id,
     anyIf(environment, environment != '') AS trace_environment,

@@ -1,3 +1,4 @@
+import type { TraceFlag } from '@aos/domain';
 import { compileTraceQuery } from './query-language/index.ts';
 import { msToDateTimeParam as msToParam } from './sql-values.ts';
 
@@ -22,6 +23,8 @@ export interface TraceFilter {
   platform?: string;
   /** Case-insensitive text in a span name, input or output of the trace. */
   search?: string;
+  /** Traces carrying every one of these flags (computed once a trace goes quiet; see trace_flags). */
+  flags?: TraceFlag[];
   /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
   query?: string;
 }
@@ -91,6 +94,12 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     );
     sql.params.search = filter.search;
   }
+  filter.flags?.forEach((flag, i) => {
+    sql.spanConditions.push(
+      `trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, {flag${i}:String}))`,
+    );
+    sql.params[`flag${i}`] = flag;
+  });
   return sql;
 }
 

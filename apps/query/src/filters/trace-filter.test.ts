@@ -68,3 +68,15 @@ describe('parseTraceFilter', () => {
     expect(err.details[0]?.field).toBe('projectId');
   });
 });
+
+describe('parseTraceFilter flags', () => {
+  it('takes repeated flags, once each', () => {
+    expect(parseTraceFilter({ flag: ['loop', 'cost_outlier', 'loop'] }, key, now).flags).toEqual(['loop', 'cost_outlier']);
+    expect(parseTraceFilter({}, key, now).flags).toBeUndefined();
+  });
+  it('refuses an unknown flag, naming the field', () => {
+    const err = apiError(() => parseTraceFilter({ flag: ['slow'] }, key, now));
+    expect(err.message).toContain('flag');
+    expect(err.message).toContain('duplicate_tools, loop, cost_outlier, empty_output');
+  });
+});

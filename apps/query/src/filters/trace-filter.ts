@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TRACE_FLAGS } from '@aos/domain';
 import { QueryLanguageError, compileTraceQuery, type ApiKeyRecord, type TraceFilter } from '@aos/storage';
 import { ApiError, parseOrThrow, projectFor } from '@aos/http';
 import { timeParam } from './time.ts';
@@ -23,6 +24,9 @@ export const TRACE_FILTER_PARAMS = [
   'scoreMax',
   'scoreLabel',
 ] as const;
+
+/** Trace filter parameters that may be given more than once (`flag=loop&flag=cost_outlier`: both). */
+export const TRACE_FILTER_REPEATED_PARAMS = ['flag'] as const;
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
@@ -50,11 +54,13 @@ const traceFilterSchema = v.object({
   scoreMin: v.optional(scoreBound),
   scoreMax: v.optional(scoreBound),
   scoreLabel: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  flag: v.optional(v.array(v.picklist(TRACE_FLAGS, `must be one of ${TRACE_FLAGS.join(', ')}`))),
 });
 
 /** Parses and checks the trace filter once, scoped to the key's project. */
 export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyRecord, now = Date.now()): TraceFilter {
-  const picked = Object.fromEntries(TRACE_FILTER_PARAMS.filter((k) => k in query).map((k) => [k, query[k]]));
+  const names = [...TRACE_FILTER_PARAMS, ...TRACE_FILTER_REPEATED_PARAMS];
+  const picked = Object.fromEntries(names.filter((k) => k in query).map((k) => [k, query[k]]));
   const parsed = parseOrThrow(traceFilterSchema, picked, 'filter');
   const endTimeMs = parsed.endTime ?? now;
   const startTimeMs = parsed.startTime ?? endTimeMs - DEFAULT_WINDOW_MS;
@@ -68,7 +74,8 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
   const optional = Object.fromEntries(
     Object.entries({ environment, status, sessionId, userId, platform, search, query: queryText }).filter(([, value]) => value !== undefined),
   );
-  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed) };
+  const flags = parsed.flag && parsed.flag.length > 0 ? { flags: [...new Set(parsed.flag)] } : {};
+  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed), ...flags };
 }
 
 /** scoreMin / scoreMax / scoreLabel narrow scoreName; alone, or a label with bounds, they mean nothing. */

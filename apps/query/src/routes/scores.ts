@@ -12,7 +12,7 @@ import {
   type ScoreTarget,
   type Storage,
 } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { patchScoreSchema, writeScoresBodySchema } from '../scores/score-input.ts';
 import { dataTypeOf, writeScores } from '../scores/write-scores.ts';
 
@@ -59,7 +59,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
   });
 
   app.get('/summary', read, async (c) => {
-    const query = queryParams(c.req.url, { single: ['traceId', 'sessionId', ...TRACE_FILTER_PARAMS] });
+    const query = queryParams(c.req.url, { single: ['traceId', 'sessionId', ...TRACE_FILTER_PARAMS], repeated: TRACE_FILTER_REPEATED_PARAMS });
     const projectId = projectFor(c.var.apiKey, query.projectId as string | undefined);
     const byTarget = query.traceId !== undefined || query.sessionId !== undefined;
     if (byTarget && (query.startTime !== undefined || query.endTime !== undefined)) {

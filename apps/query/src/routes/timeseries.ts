@@ -2,7 +2,7 @@ import type { Handler } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
 import { GROUP_FIELDS, MEASURE_NAMES, queryTimeseries, type GroupField, type Storage } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 
 /** Bucket widths chosen automatically: the smallest that gives at most TARGET_BUCKETS buckets. */
 const AUTO_STEPS = [60, 300, 900, 1800, 3600, 10_800, 21_600, 43_200, 86_400, 604_800];
@@ -30,7 +30,10 @@ const timeseriesSchema = v.object({
 /** GET /traces/timeseries: a measure of the catalogue per time bucket, optionally per group. */
 export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> {
   return async (c) => {
-    const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'measure', 'interval', 'groupBy', 'top', 'measureScore'] });
+    const query = queryParams(c.req.url, {
+      single: [...TRACE_FILTER_PARAMS, 'measure', 'interval', 'groupBy', 'top', 'measureScore'],
+      repeated: TRACE_FILTER_REPEATED_PARAMS,
+    });
     const filter = parseTraceFilter(query, c.var.apiKey);
     const parsed = parseOrThrow(
       timeseriesSchema,

@@ -1,0 +1,137 @@
+import { computeTraceFlags, type CostStats, type TraceFlagRules } from '@aos/domain';
+import type { Logger } from '@aos/log';
+import {
+  MAINTENANCE_QUEUE,
+  TRACE_FLAGS_JOB,
+  createMaintenanceQueue,
+  createRedisConnection,
+  parseMaintenancePayload,
+  scheduleTraceFlags,
+  startWorker,
+  type MaintenancePayload,
+  type WorkerStats,
+} from '@aos/queue';
+import {
+  findQuietTraces,
+  loadTraceSteps,
+  projectCostStats,
+  writeTraceFlags,
+  type Storage,
+  type TraceFlagsRow,
+} from '@aos/storage';
+
+/** Quiet traces judged per pass; a backlog is worked off over the following ticks. */
+export const TRACE_FLAGS_BATCH = 500;
+/** Traces whose spans are loaded in one query. */
+const LOAD_CHUNK = 100;
+/** The trailing window of a project's cost distribution. */
+export const COST_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** A project's cost statistics move slowly: reused this long instead of rescanning a week of spans every tick. */
+const COST_STATS_TTL_MS = 5 * 60 * 1000;
+
+export interface TraceFlagsPassOptions {
+  rules: TraceFlagRules;
+  quietMs: number;
+  now?: number;
+  batchSize?: number;
+  /** Per-project cost statistics kept between passes (see createCostStatsCache). */
+  costStats?: CostStatsCache;
+}
+
+export interface TraceFlagsPassResult {
+  traces: number;
+  flagged: number;
+  projects: number;
+}
+
+/** Finds traces gone quiet (or with late spans since their flags), computes their flags and writes them. */
+export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOptions): Promise<TraceFlagsPassResult> {
+  const now = opts.now ?? Date.now();
+  const costStats = opts.costStats ?? createCostStatsCache();
+  const quiet = await findQuietTraces(storage, { quietBeforeMs: now - opts.quietMs, limit: opts.batchSize ?? TRACE_FLAGS_BATCH });
+  const byProject = new Map<string, string[]>();
+  for (const t of quiet) byProject.set(t.projectId, [...(byProject.get(t.projectId) ?? []), t.traceId]);
+  let flagged = 0;
+  for (const [projectId, traceIds] of byProject) {
+    const stats = await costStats.get(storage, projectId, opts.rules, now);
+    for (let i = 0; i < traceIds.length; i += LOAD_CHUNK) {
+      const traces = await loadTraceSteps(storage, projectId, traceIds.slice(i, i + LOAD_CHUNK));
+      const rows: TraceFlagsRow[] = traces.map((t) => {
+        const { flags, details } = computeTraceFlags(t.spans, t.cost, stats, opts.rules);
+        if (flags.length > 0) flagged += 1;
+        return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, computedAtMs: now };
+      });
+      await writeTraceFlags(storage, rows);
+    }
+  }
+  return { traces: quiet.length, flagged, projects: byProject.size };
+}
+
+export interface CostStatsCache {
+  get(storage: Storage, projectId: string, rules: TraceFlagRules, now: number): Promise<CostStats | null>;
+}
+
+/** Cost statistics per project, refreshed after COST_STATS_TTL_MS. */
+export function createCostStatsCache(ttlMs = COST_STATS_TTL_MS): CostStatsCache {
+  const cache = new Map<string, { stats: CostStats | null; at: number }>();
+  return {
+    async get(storage, projectId, rules, now) {
+      const hit = cache.get(projectId);
+      // A project short of traces may reach the minimum any minute: asked again sooner.
+      if (hit && now - hit.at < (hit.stats ? ttlMs : ttlMs / 10)) return hit.stats;
+      const stats = await projectCostStats(storage, projectId, { sinceMs: now - COST_WINDOW_MS, minTraces: rules.costOutlierMinTraces });
+      if (cache.size > 10_000) cache.clear();
+      cache.set(projectId, { stats, at: now });
+      return stats;
+    },
+  };
+}
+
+export interface TraceFlagsWorkerDeps {
+  storage: Storage;
+  redisUrl: string;
+  prefix: string;
+  rules: TraceFlagRules;
+  quietMs: number;
+  intervalMs: number;
+  lockDurationMs: number;
+  logger: Logger;
+}
+
+/**
+ * Schedules the trace-flags pass on the maintenance queue and processes it on this thread
+ * (which owns the storage connection). With several writers, each tick runs on one of them.
+ */
+export function startTraceFlagsWorker(deps: TraceFlagsWorkerDeps): { stats: WorkerStats; close(): Promise<void> } {
+  const log = deps.logger.child({ job: TRACE_FLAGS_JOB });
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
+  const queue = createMaintenanceQueue({ connection, prefix: deps.prefix, logger: deps.logger });
+  const scheduled = scheduleTraceFlags(queue, deps.intervalMs).catch((err: Error) =>
+    log.error('could not schedule the trace-flags pass', { error: err.message }),
+  );
+  const costStats = createCostStatsCache();
+  const started = startWorker<MaintenancePayload>({
+    queue: MAINTENANCE_QUEUE,
+    connection,
+    prefix: deps.prefix,
+    concurrency: 1,
+    lockDurationMs: deps.lockDurationMs,
+    logger: deps.logger,
+    processor: async (job) => {
+      if (job.name !== TRACE_FLAGS_JOB) throw new Error(`unknown maintenance job ${job.name}`);
+      parseMaintenancePayload(job.data);
+      const result = await runTraceFlagsPass(deps.storage, { rules: deps.rules, quietMs: deps.quietMs, costStats });
+      if (result.traces > 0) log.debug('trace flags computed', { ...result });
+      return result;
+    },
+  });
+  return {
+    stats: started.stats,
+    async close() {
+      await scheduled;
+      await started.worker.close();
+      await queue.close();
+      await connection.quit();
+    },
+  };
+}

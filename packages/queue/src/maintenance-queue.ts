@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '@aos/log';
+import { throttledErrorLog } from './redis.ts';
+
+/** Periodic work of the writers (trace flags), one job per tick across all writer processes. */
+export const MAINTENANCE_QUEUE = 'maintenance';
+
+/** The job that computes flags of traces gone quiet. */
+export const TRACE_FLAGS_JOB = 'trace-flags';
+
+/** Maintenance jobs carry no data: each pass finds its own work. */
+export const maintenancePayloadSchema = v.object({});
+export type MaintenancePayload = v.InferOutput<typeof maintenancePayloadSchema>;
+
+export function parseMaintenancePayload(data: unknown): MaintenancePayload {
+  return v.parse(maintenancePayloadSchema, data ?? {});
+}
+
+/** A failed pass is not retried: the next tick does the same work. A few failures are kept to inspect. */
+const MAINTENANCE_JOB_OPTIONS: JobsOptions = { attempts: 1, removeOnComplete: true, removeOnFail: 100 };
+
+export function createMaintenanceQueue(opts: { connection: Redis; prefix: string; logger?: Logger }): Queue<MaintenancePayload> {
+  const queue = new Queue<MaintenancePayload>(MAINTENANCE_QUEUE, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    defaultJobOptions: MAINTENANCE_JOB_OPTIONS,
+  });
+  queue.on('error', throttledErrorLog(opts.logger, 'maintenance queue error'));
+  return queue;
+}
+
+/**
+ * Runs the trace-flags pass every `everyMs`. Upserting is idempotent, so every writer
+ * may call it at start; the last interval given wins and only one job runs per tick.
+ */
+export async function scheduleTraceFlags(queue: Queue<MaintenancePayload>, everyMs: number): Promise<void> {
+  await queue.upsertJobScheduler(TRACE_FLAGS_JOB, { every: everyMs }, { name: TRACE_FLAGS_JOB, data: {}, opts: MAINTENANCE_JOB_OPTIONS });
+}
