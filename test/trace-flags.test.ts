@@ -88,7 +88,7 @@ beforeAll(async () => {
     resourceSpans(DUPLICATE, [{ name: 'agent run' }, tool('lookup', '{"id":1,"deep":true}'), chat(100, 10, ANSWER), tool('lookup', '{"deep":true,"id":1}')], base),
     resourceSpans(
       LOOP,
-      [{ name: 'agent run' }, ...[1, 2, 3, 4].flatMap((i) => [tool('search', `{"q":"try ${i}"}`), tool('read', `{"page":${i}}`)])],
+      [{ name: 'agent run', attrs: { 'session.id': 'looping-session' } }, ...[1, 2, 3, 4].flatMap((i) => [tool('search', `{"q":"try ${i}"}`), tool('read', `{"page":${i}}`)])],
       base + 1e9,
     ),
     resourceSpans(EMPTY, [{ name: 'agent run' }, chat(1200, 0)], base + 2e9),
@@ -136,6 +136,16 @@ describe('trace flags', () => {
     // Endpoints that take the trace filter take flag too.
     const summary = await svc.api('/api/v1/traces/summary?flag=loop');
     expect(summary.status, await summary.clone().text()).toBe(200);
+    expect(((await summary.json()) as any).traceFlagCounts).toMatchObject({ loop: 1, duplicate_tools: 0 });
+    // Flags come back with traces, in lists and in the detail.
+    const list = (await (await svc.api('/api/v1/traces?flag=loop')).json()) as any;
+    expect(list.data[0].flags).toEqual(['loop']);
+    const detail = (await (await svc.api(`/api/v1/traces/${LOOP}`)).json()) as any;
+    expect(detail.flags).toEqual(['loop']);
+    expect(detail.flagDetails.loop).toMatch(/repeated 4 times/);
+    // A session with a flagged trace is a flagged session.
+    const flagged = (await (await svc.api('/api/v1/traces/sessions?flagged=true')).json()) as any;
+    expect(flagged.data.map((s: any) => s.sessionId)).toEqual(['looping-session']);
   });
 
   it('recomputes a trace when late spans arrive', async () => {

@@ -53,6 +53,7 @@ export type { SpanExportCursor, SpanExportPage, SpanExportRow } from './export-s
 export {
   QUIET_TRACE_LOOKBACK_MS,
   findQuietTraces,
+  flagsOfTraces,
   getTraceFlags,
   loadTraceSteps,
   projectCostStats,

@@ -1,3 +1,4 @@
+import { TRACE_FLAGS, type TraceFlag } from '@aos/domain';
 import type { Storage } from './client.ts';
 import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
@@ -20,6 +21,9 @@ export interface TraceSummary {
   tokens: { input: number; output: number; total: number; cachedInput: number; reasoning: number };
   /** Spans with at least one data-quality flag. */
   flaggedSpanCount: number;
+  /** Traces carrying at least one trace flag, and traces per flag (traces not judged yet count as unflagged). */
+  flaggedTraceCount: number;
+  traceFlagCounts: Record<TraceFlag, number>;
   window: { startTime: string; endTime: string };
 }
 
@@ -39,7 +43,12 @@ interface TraceSummaryRow {
   summary_cached_input_tokens: string;
   summary_reasoning_tokens: string;
   summary_flagged_spans: string;
+  summary_flagged_traces: string;
+  [flagCount: `summary_flag_${string}`]: string;
 }
+
+/** One count column per trace flag; the names come from the closed TRACE_FLAGS list. */
+const FLAG_COUNT_COLUMNS = TRACE_FLAGS.map((flag) => `countIf(has(summary_flag_list, '${flag}')) AS summary_flag_${flag}`).join(',\n        ');
 
 /**
  * Summarizes the traces matching the filter in one query over the same trace rows that
@@ -64,13 +73,18 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
         sum(trace_total_tokens) AS summary_total_tokens,
         sum(trace_cached_input_tokens) AS summary_cached_input_tokens,
         sum(trace_reasoning_tokens) AS summary_reasoning_tokens,
-        sum(flagged_span_count) AS summary_flagged_spans
+        sum(flagged_span_count) AS summary_flagged_spans,
+        countIf(notEmpty(summary_flag_list)) AS summary_flagged_traces,
+        ${FLAG_COUNT_COLUMNS}
       FROM (
         SELECT ${TRACE_COLUMNS_SQL}
         FROM spans FINAL
         WHERE ${sql.spanConditions.join(' AND ')}
         GROUP BY trace_id
-      )
+      ) AS t
+      LEFT JOIN (
+        SELECT trace_id, flags AS summary_flag_list FROM trace_flags FINAL WHERE project_id = {projectId:String}
+      ) AS f USING trace_id
       WHERE ${sql.traceConditions.join(' AND ')}`,
     query_params: sql.params,
     format: 'JSONEachRow',
@@ -101,6 +115,8 @@ function traceSummaryFromRow(row: TraceSummaryRow, filter: TraceFilter): TraceSu
       reasoning: Number(row.summary_reasoning_tokens),
     },
     flaggedSpanCount: Number(row.summary_flagged_spans),
+    flaggedTraceCount: Number(row.summary_flagged_traces),
+    traceFlagCounts: Object.fromEntries(TRACE_FLAGS.map((flag) => [flag, Number(row[`summary_flag_${flag}`])])) as Record<TraceFlag, number>,
     window: { startTime: new Date(filter.startTimeMs).toISOString(), endTime: new Date(filter.endTimeMs).toISOString() },
   };
 }

@@ -25,6 +25,8 @@ export interface TraceFilter {
   search?: string;
   /** Traces carrying every one of these flags (computed once a trace goes quiet; see trace_flags). */
   flags?: TraceFlag[];
+  /** Only traces carrying at least one trace flag. */
+  flaggedOnly?: boolean;
   /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
   query?: string;
 }
@@ -65,6 +67,11 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
   if (filter.status !== undefined) {
     sql.traceConditions.push('trace_status = {status:String}');
     sql.params.status = filter.status;
+  }
+  if (filter.flaggedOnly) {
+    sql.spanConditions.push(
+      'trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags))',
+    );
   }
   if (filter.query !== undefined) {
     // One boolean over the aggregated row; span and score predicates are trace_id IN (…), so and/or/not hold.

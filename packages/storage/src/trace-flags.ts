@@ -223,3 +223,16 @@ export async function getTraceFlags(
   const [row] = await result.json<{ flags: string[]; details: string }>();
   return row ? { flags: row.flags, details: JSON.parse(row.details) as Record<string, string> } : null;
 }
+
+/** The flags of each of these traces (traces not judged yet are absent from the map). */
+export async function flagsOfTraces(storage: Storage, projectId: string, traceIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (traceIds.length === 0) return new Map();
+  const result = await storage.client.query({
+    query: `
+      SELECT trace_id, flags FROM trace_flags FINAL
+      WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}`,
+    query_params: { projectId, traceIds },
+    format: 'JSONEachRow',
+  });
+  return new Map((await result.json<{ trace_id: string; flags: string[] }>()).map((r) => [r.trace_id, r.flags]));
+}

@@ -19,8 +19,8 @@ export function sessionRoutes(deps: SessionRouteDeps) {
 
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'limit', 'cursor', 'flagged'], repeated: TRACE_FILTER_REPEATED_PARAMS });
-    if (query.flagged !== undefined) parseFlagged(query.flagged as string);
-    const filter = parseTraceFilter(query, c.var.apiKey);
+    const flaggedOnly = query.flagged !== undefined && parseFlagged(query.flagged as string);
+    const filter = { ...parseTraceFilter(query, c.var.apiKey), ...(flaggedOnly ? { flaggedOnly } : {}) };
     // One order only (last activity, newest first): the page parser's default sort stamps the cursor.
     const page = parsePage({ limit: query.limit, cursor: query.cursor });
     const after = page.after;
@@ -52,16 +52,10 @@ export function sessionRoutes(deps: SessionRouteDeps) {
 }
 
 /**
- * `flagged=true` needs trace flags (flags on a trace, or a scheduled rule flagging the
- * session), which are not computed yet; answering with no flags would claim no session
- * is flagged.
+ * `flagged=true`: sessions with a flagged trace (trace flags are computed when traces go
+ * quiet; no scheduled rule flags whole sessions yet).
  */
-function parseFlagged(value: string): void {
-  if (value === 'false') return;
-  if (value === 'true') {
-    throw new ApiError('invalid_request', 'flagged sessions need trace flags, which are not computed yet', [
-      { field: 'flagged', message: 'trace flags are not computed yet' },
-    ]);
-  }
+function parseFlagged(value: string): boolean {
+  if (value === 'true' || value === 'false') return value === 'true';
   throw new ApiError('invalid_request', 'invalid filter: flagged: must be true or false', [{ field: 'flagged', message: 'must be true or false' }]);
 }

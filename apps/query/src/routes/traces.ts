@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { QUERY_FIELDS, getSpanDetail, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
+import { QUERY_FIELDS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
@@ -48,20 +48,29 @@ export function traceRoutes(deps: TraceRouteDeps) {
       order: page.sortOrder,
       after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
     });
+    const flags = await flagsOfTraces(deps.storage, filter.projectId, result.traces.map((t) => t.traceId));
     return c.json({
-      data: result.traces.map((t) => ({ projectId: filter.projectId, ...t })),
+      // flags: null until the trace has gone quiet and been judged.
+      data: result.traces.map((t) => ({ projectId: filter.projectId, ...t, flags: flags.get(t.traceId) ?? null })),
       nextCursor: result.next ? encodeCursor(page, { ...result.next }) : null,
     });
   });
 
   app.get('/:traceId', async (c) => {
     const { projectId, traceId } = traceTarget(c.req.param('traceId'), c.req.url, c.var.apiKey);
-    const [trace, spans] = await Promise.all([
+    const [trace, spans, flags] = await Promise.all([
       getTraceRecord(deps.storage, projectId, traceId),
       listTraceSpans(deps.storage, projectId, traceId),
+      getTraceFlags(deps.storage, projectId, traceId),
     ]);
     if (!trace) throw new ApiError('not_found', `trace ${traceId} not found`);
-    return c.json({ projectId, ...trace, spans: buildSpanTree(spans) });
+    return c.json({
+      projectId,
+      ...trace,
+      flags: flags?.flags ?? null,
+      flagDetails: flags?.details ?? null,
+      spans: buildSpanTree(spans),
+    });
   });
 
   app.get('/:traceId/spans/:spanId', async (c) => {
