@@ -223,3 +223,24 @@ describe('the query language through the API', () => {
     expect(fields.every((f) => f.description && f.example)).toBe(true);
   });
 });
+
+describe('list rows carry text previews', () => {
+  it('cuts input to 1,000 characters in lists and keeps it whole in the trace', async () => {
+    const traceId = 'b1'.repeat(16);
+    const long = 'é'.repeat(5000);
+    const nowMs = Date.now();
+    const res = await svc.api('/api/v1/traces/otlp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: '00000000000000f1', name: 'long', startTimeUnixNano: `${nowMs}000000`, endTimeUnixNano: `${nowMs + 1}000000`, attributes: [{ key: 'input.value', value: { stringValue: long } }] }] }] }] }),
+    });
+    expect(res.status).toBe(200);
+    const listed = await eventually(async () => {
+      const body = (await (await svc.api('/api/v1/traces?search=long&limit=5')).json()) as any;
+      return body.data.find((t: any) => t.traceId === traceId);
+    });
+    expect(listed.input).toBe('é'.repeat(1000));
+    const detail = (await (await svc.api(`/api/v1/traces/${traceId}`)).json()) as any;
+    expect(detail.input).toBe(long);
+  });
+});

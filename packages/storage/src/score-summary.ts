@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { targetCondition, type ScoreTarget } from './scores.ts';
-import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
+import { traceColumnsFor } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 export interface ScoreNameSummary {
@@ -35,7 +35,7 @@ export async function summarizeScores(storage: Storage, projectId: string, scope
     const filter = traceFilterSql(scope.traceFilter);
     Object.assign(params, filter.params);
     scopeCondition = `trace_id IN (
-      SELECT trace_id FROM (SELECT ${TRACE_COLUMNS_SQL} FROM spans FINAL WHERE ${filter.spanConditions.join(' AND ')} GROUP BY trace_id)
+      SELECT trace_id FROM (SELECT ${traceColumnsFor(filter.traceConditions)} FROM spans FINAL WHERE ${filter.spanConditions.join(' AND ')} GROUP BY trace_id)
       WHERE ${filter.traceConditions.join(' AND ')})`;
   } else {
     scopeCondition = targetCondition(scope, params);

@@ -1,7 +1,7 @@
 import type { Storage } from './client.ts';
 import { listScores, type ScoreRecord } from './scores.ts';
 import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
-import { TRACE_COLUMNS_SQL, type TraceAggregateRow } from './trace-aggregate.ts';
+import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 import { traceRecordFromRow, type TraceRecord } from './traces.ts';
 
@@ -112,7 +112,7 @@ export async function listSessions(
     query: `
       SELECT ${sessionColumnsSql('trace_session_id')}
       FROM (
-        SELECT ${TRACE_COLUMNS_SQL}, ${TRACE_USERS_SQL}
+        SELECT ${traceColumnsFor(sql.traceConditions)}, ${TRACE_USERS_SQL}
         FROM spans FINAL
         WHERE ${sql.spanConditions.join(' AND ')}
         GROUP BY trace_id

@@ -1,6 +1,6 @@
 import { TRACE_FLAGS, type TraceFlag } from '@aos/domain';
 import type { Storage } from './client.ts';
-import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
+import { traceColumnsFor } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 /** Figures over all traces matching a filter. */
@@ -77,7 +77,7 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
         countIf(notEmpty(summary_flag_list)) AS summary_flagged_traces,
         ${FLAG_COUNT_COLUMNS}
       FROM (
-        SELECT ${TRACE_COLUMNS_SQL}
+        SELECT ${traceColumnsFor(sql.traceConditions)}
         FROM spans FINAL
         WHERE ${sql.spanConditions.join(' AND ')}
         GROUP BY trace_id

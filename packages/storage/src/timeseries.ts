@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { GROUP_FIELDS, measureByName, type GroupField, type MeasureName } from './measures.ts';
-import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
+import { traceColumnsFor } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 export interface TimeseriesRequest {
@@ -36,7 +36,7 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
   const sql = traceFilterSql(filter);
   const params: Record<string, unknown> = { ...sql.params, step: request.stepSeconds };
   const traceRows = `
-    SELECT ${TRACE_COLUMNS_SQL}
+    SELECT ${traceColumnsFor(sql.traceConditions)}
     FROM spans FINAL
     WHERE ${sql.spanConditions.join(' AND ')}
     GROUP BY trace_id`;

@@ -17,14 +17,12 @@ const usage = (column: string, alias: string) =>
 /** The trace's cost alone (as `trace_cost`), for scans that need nothing else of the trace. */
 export const TRACE_COST_SQL = usage('cost', 'trace_cost');
 
-export const TRACE_COLUMNS_SQL = `
+export const TRACE_FIGURES_SQL = `
     trace_id,
     min(start_time) AS trace_start,
     max(end_time) AS trace_end,
     dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
     argMin(name, (parent_span_id != '', start_time)) AS trace_name,
-    argMin(input, (parent_span_id != '', start_time)) AS trace_input,
-    argMin(output, (parent_span_id != '', start_time)) AS trace_output,
     count() AS span_count,
     countIf(status = 'error') AS error_count,
     multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
@@ -43,6 +41,22 @@ export const TRACE_COLUMNS_SQL = `
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
     toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns`;
+
+/**
+ * The root's input and output text. Kept apart from the figures: these columns are the
+ * heavy ones (prompts, completions), so lists read them only for the rows they return.
+ */
+export const TRACE_TEXT_SQL = `
+    argMin(input, (parent_span_id != '', start_time)) AS trace_input,
+    argMin(output, (parent_span_id != '', start_time)) AS trace_output`;
+
+/** Every column of a trace row. */
+export const TRACE_COLUMNS_SQL = `${TRACE_FIGURES_SQL},${TRACE_TEXT_SQL}`;
+
+/** The trace columns a query needs: the text only when a condition looks at it. */
+export function traceColumnsFor(conditions: readonly string[]): string {
+  return conditions.some((c) => /\btrace_(input|output)\b/.test(c)) ? TRACE_COLUMNS_SQL : TRACE_FIGURES_SQL;
+}
 
 /** A trace row as the SQL above returns it (64-bit integers arrive as strings). */
 export interface TraceAggregateRow {

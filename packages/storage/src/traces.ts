@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
-import { TRACE_COLUMNS_SQL, type TraceAggregateRow } from './trace-aggregate.ts';
+import { TRACE_COLUMNS_SQL, TRACE_TEXT_SQL, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 /** A trace with its trace-level figures, as the API returns it. */
@@ -52,6 +52,8 @@ export interface TracePageRequest {
   sortBy: TraceSortField;
   order: 'asc' | 'desc';
   after?: TraceCursor;
+  /** Cut input and output to this many characters (list previews); whole when absent (exports). */
+  textPreviewChars?: number;
 }
 
 export interface TracePage {
@@ -74,10 +76,11 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
     params.afterTrace = page.after.traceId;
   }
   const direction = page.order === 'desc' ? 'DESC' : 'ASC';
+  const columns = traceColumnsFor(conditions);
   const result = await storage.client.query({
     query: `
       SELECT * FROM (
-        SELECT ${TRACE_COLUMNS_SQL}
+        SELECT ${columns}
         FROM spans FINAL
         WHERE ${sql.spanConditions.join(' AND ')}
         GROUP BY trace_id
@@ -90,9 +93,41 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
   });
   const rows = await result.json<TraceAggregateRow>();
   const hasMore = rows.length > page.limit;
-  const traces = rows.slice(0, page.limit).map(traceRecordFromRow);
+  const pageRows = rows.slice(0, page.limit);
+  // The page's input/output, read for the returned rows only (they are the heavy columns).
+  if (columns !== TRACE_COLUMNS_SQL && pageRows.length > 0) {
+    const texts = await traceTexts(storage, sql.params, pageRows.map((r) => r.trace_id), page.textPreviewChars);
+    for (const row of pageRows) Object.assign(row, texts.get(row.trace_id) ?? { trace_input: '', trace_output: '' });
+  }
+  const traces = pageRows.map(traceRecordFromRow);
   const last = rows[page.limit - 1];
   return { traces, next: hasMore && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
+}
+
+/** Root input and output of the given traces, scanning the same window as the list. */
+async function traceTexts(storage: Storage, filterParams: Record<string, unknown>, traceIds: string[], previewChars?: number) {
+  const columns =
+    previewChars === undefined
+      ? TRACE_TEXT_SQL
+      : `leftUTF8(argMin(input, (parent_span_id != '', start_time)), {previewChars:UInt32}) AS trace_input,
+         leftUTF8(argMin(output, (parent_span_id != '', start_time)), {previewChars:UInt32}) AS trace_output`;
+  const result = await storage.client.query({
+    query: `
+      SELECT trace_id, ${columns}
+      FROM spans FINAL
+      WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+        AND trace_id IN {pageTraceIds:Array(String)}
+      GROUP BY trace_id`,
+    query_params: {
+      projectId: filterParams.projectId,
+      scanStart: filterParams.scanStart,
+      scanEnd: filterParams.scanEnd,
+      pageTraceIds: traceIds,
+      ...(previewChars === undefined ? {} : { previewChars }),
+    },
+    format: 'JSONEachRow',
+  });
+  return new Map((await result.json<{ trace_id: string; trace_input: string; trace_output: string }>()).map((r) => [r.trace_id, r]));
 }
 
 /** One trace's figures over all its spans, or null when the project has no such trace. */

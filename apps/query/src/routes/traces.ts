@@ -18,6 +18,8 @@ export interface TraceRouteDeps {
 }
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;
+/** Characters of input and output each trace of a list carries. */
+const LIST_TEXT_PREVIEW_CHARS = 1000;
 const SPAN_ID = /^[0-9a-fA-F]{16}$/;
 
 /** Reads of traces and spans. */
@@ -47,6 +49,8 @@ export function traceRoutes(deps: TraceRouteDeps) {
       sortBy: page.sortBy,
       order: page.sortOrder,
       after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
+      // A list shows previews; the trace itself has the whole text.
+      textPreviewChars: LIST_TEXT_PREVIEW_CHARS,
     });
     const flags = await flagsOfTraces(deps.storage, filter.projectId, result.traces.map((t) => t.traceId));
     return c.json({
