@@ -8,8 +8,9 @@ const SORT_FIELDS = Object.keys(TRACE_SORT_FIELDS) as [TraceSortField, ...TraceS
 export const PAGE_PARAMS = ['limit', 'cursor', 'sortBy', 'sortOrder'] as const;
 export const MAX_PAGE_SIZE = 500;
 
-const pageSchema = v.object({
-  limit: v.optional(
+/** The `limit` query parameter of every list: 1 to MAX_PAGE_SIZE, `fallback` when absent. */
+export function limitParam(fallback: number) {
+  return v.optional(
     v.pipe(
       v.string(),
       v.regex(/^\d+$/, 'must be a whole number'),
@@ -17,8 +18,12 @@ const pageSchema = v.object({
       v.minValue(1, 'must be at least 1'),
       v.maxValue(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`),
     ),
-    '50',
-  ),
+    String(fallback),
+  );
+}
+
+const pageSchema = v.object({
+  limit: limitParam(50),
   cursor: v.optional(v.string()),
   sortBy: v.optional(v.picklist(SORT_FIELDS, `must be one of: ${SORT_FIELDS.join(', ')}`), 'startTime'),
   sortOrder: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc'), 'desc'),

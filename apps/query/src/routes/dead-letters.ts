@@ -3,6 +3,7 @@ import type { Queue } from 'bullmq';
 import * as v from 'valibot';
 import { parseOrThrow, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import { listDeadLetters, type SpanBatchPayload } from '@aos/queue';
+import { limitParam } from '../filters/pagination.ts';
 
 export interface DeadLetterRouteDeps {
   queue: Queue<SpanBatchPayload>;
@@ -10,7 +11,7 @@ export interface DeadLetterRouteDeps {
 }
 
 const listSchema = v.object({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(500)), '100'),
+  limit: limitParam(100),
 });
 
 /** Span batches that failed for good, for the caller's project; needs an admin key. */

@@ -20,7 +20,7 @@ import {
 import { SPAN_EXPORT_COLUMNS, TRACE_EXPORT_COLUMNS, exportWriter } from '../exports/export-format.ts';
 import { exportBody, type ExportOutcome } from '../exports/export-stream.ts';
 import { keysetChunks, nestedChunks } from '../exports/keyset-chunks.ts';
-import { MAX_PAGE_SIZE } from '../filters/pagination.ts';
+import { limitParam } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 
 export interface ExportRouteDeps {
@@ -124,16 +124,7 @@ function spanChunks(storage: Storage, filter: TraceFilter, chunkSize: number): A
 const EXPORT_ID = /^exp_[0-9a-f]{24}$/;
 
 const listParamsSchema = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`),
-    ),
-    '50',
-  ),
+  limit: limitParam(50),
   cursor: v.optional(v.string()),
   projectId: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });

@@ -9,13 +9,13 @@ import {
   updateScoreConfig,
   type Storage,
 } from '@aos/storage';
+import { limitParam } from '../filters/pagination.ts';
 
 export interface ScoreConfigRouteDeps {
   storage: Storage;
   auth: KeyAuthenticator;
 }
 
-const MAX_PAGE_SIZE = 500;
 const CONFIG_ID = /^scfg_[0-9a-f]{28}$/;
 
 // A strictObject words its own issues (unknown key, missing key, not an object) in
@@ -64,16 +64,7 @@ const listSchema = v.object({
     v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((s) => s === 'true')),
     'false',
   ),
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`),
-    ),
-    '100',
-  ),
+  limit: limitParam(100),
   // The cursor is the last id of the previous page, base64url-encoded so clients treat it as opaque.
   cursor: v.optional(
     v.pipe(

@@ -12,6 +12,7 @@ import {
   type ScoreTarget,
   type Storage,
 } from '@aos/storage';
+import { limitParam } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { patchScoreSchema, writeScoresBodySchema } from '../scores/score-input.ts';
 import { dataTypeOf, writeScores } from '../scores/write-scores.ts';
@@ -30,7 +31,7 @@ const targetSchema = v.pipe(
 );
 
 const pageSchema = v.object({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(500)), '100'),
+  limit: limitParam(100),
   cursor: v.optional(v.string()),
 });
 

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ApiError, parseOrThrow, projectFor, queryParams, type AuthEnv } from '@aos/http';
 import { SPAN_QUALITY_FLAGS, SPAN_TYPES, TRACE_TREE_QUALITY_FLAGS } from '@aos/domain';
 import { searchSpans, type SpanSearchFilter, type Storage } from '@aos/storage';
+import { limitParam } from '../filters/pagination.ts';
 import { timeParam } from '../filters/time.ts';
 
 const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -37,7 +38,7 @@ const searchSchema = v.object({
   search: v.optional(text),
   qualityFlag: v.optional(v.array(v.picklist(STORED_FLAGS, `must be one of ${STORED_FLAGS.join(', ')}`))),
   attribute: v.optional(v.array(v.pipe(v.string(), v.regex(/^[^:]+:.*$/, 'must be key:value')))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(500)), '50'),
+  limit: limitParam(50),
   cursor: v.optional(v.string()),
 });
 
