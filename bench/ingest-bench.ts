@@ -31,11 +31,12 @@ function startSender(seed: number) {
     env: { ...process.env, POOL_REQUESTS: String(POOL_REQUESTS), SEED: String(seed * 100_000) },
   });
   const ready = new Promise<{ spans: number; bytes: number }>((resolve) =>
-    child.once('message', (m: any) => resolve(m)),
+    // IPC messages are the sender's own objects (see sender.ts).
+    child.once('message', (m) => resolve(m as { spans: number; bytes: number })),
   );
   const run = (go: object) =>
     new Promise<SenderResult>((resolve, reject) => {
-      child.once('message', (m: any) => resolve(m));
+      child.once('message', (m) => resolve(m as SenderResult));
       child.once('exit', (code) => reject(new Error(`sender exited ${code}`)));
       child.send(go);
     });
