@@ -58,7 +58,25 @@ export function parsePage(query: Record<string, unknown>): PageParams {
 }
 
 export function encodeCursor(page: Pick<PageParams, 'sortBy' | 'sortOrder'>, key: Record<string, string>): string {
-  return Buffer.from(JSON.stringify({ ...key, sort: `${page.sortBy}:${page.sortOrder}` })).toString('base64url');
+  return encodeKeyCursor({ ...key, sort: `${page.sortBy}:${page.sortOrder}` });
+}
+
+/** An opaque cursor holding the sort key of the last row of a page. */
+export function encodeKeyCursor(key: Record<string, string>): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/**
+ * Decodes a cursor made by `encodeKeyCursor` (or `encodeCursor`): each named field must be a
+ * string matching its pattern; anything else is a 400 naming `cursor`.
+ */
+export function decodeKeyCursor<K extends string>(cursor: string, fields: Record<K, RegExp>): Record<K, string> {
+  const value = decodeCursor(cursor);
+  for (const [field, pattern] of Object.entries(fields) as Array<[K, RegExp]>) {
+    const part = value[field];
+    if (part === undefined || !pattern.test(part)) throw invalidCursor();
+  }
+  return value as Record<K, string>;
 }
 
 function decodeCursor(cursor: string): Record<string, string> {
@@ -70,7 +88,11 @@ function decodeCursor(cursor: string): Record<string, string> {
   } catch {
     // fall through to the error below
   }
-  throw new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
+  throw invalidCursor();
+}
+
+function invalidCursor(): ApiError {
+  return new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
     { field: 'cursor', message: 'not a cursor issued by this API' },
   ]);
 }

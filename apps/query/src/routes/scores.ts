@@ -12,7 +12,7 @@ import {
   type ScoreTarget,
   type Storage,
 } from '@aos/storage';
-import { limitParam } from '../filters/pagination.ts';
+import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
 import { patchScoreSchema, writeScoresBodySchema } from '../scores/score-input.ts';
 import { dataTypeOf, writeScores } from '../scores/write-scores.ts';
@@ -52,10 +52,11 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     const projectId = projectFor(c.var.apiKey, query.projectId as string | undefined);
     const target = parseTarget(query);
     const page = parseOrThrow(pageSchema, { limit: query.limit, cursor: query.cursor }, 'pagination');
-    const result = await listScores(deps.storage, projectId, target, { limit: page.limit, after: decodeCursor(page.cursor) });
+    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { createdMs: /^\d+$/, id: /^/ });
+    const result = await listScores(deps.storage, projectId, target, { limit: page.limit, ...(after ? { after } : {}) });
     return c.json({
       data: result.scores,
-      nextCursor: result.next ? Buffer.from(JSON.stringify(result.next)).toString('base64url') : null,
+      nextCursor: result.next ? encodeKeyCursor(result.next) : null,
     });
   });
 
@@ -109,19 +110,4 @@ async function ownScore(storage: Storage, key: AuthEnv['Variables']['apiKey'], i
 function parseTarget(query: Record<string, unknown>): ScoreTarget {
   const target = parseOrThrow(targetSchema, { traceId: query.traceId, sessionId: query.sessionId }, 'query');
   return target.traceId !== undefined ? { traceId: target.traceId } : { sessionId: target.sessionId! };
-}
-
-function decodeCursor(cursor: string | undefined): { createdMs: string; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { createdMs?: unknown; id?: unknown };
-    if (typeof value.createdMs === 'string' && /^\d+$/.test(value.createdMs) && typeof value.id === 'string') {
-      return { createdMs: value.createdMs, id: value.id };
-    }
-  } catch {
-    // fall through
-  }
-  throw new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
-    { field: 'cursor', message: 'not a cursor issued by this API' },
-  ]);
 }

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ApiError, parseOrThrow, projectFor, queryParams, type AuthEnv } from '@aos/http';
 import { SPAN_QUALITY_FLAGS, SPAN_TYPES, TRACE_TREE_QUALITY_FLAGS } from '@aos/domain';
 import { searchSpans, type SpanSearchFilter, type Storage } from '@aos/storage';
-import { limitParam } from '../filters/pagination.ts';
+import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/pagination.ts';
 import { timeParam } from '../filters/time.ts';
 
 const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -64,10 +64,11 @@ export function spanSearchRoutes(deps: { storage: Storage }) {
       }),
       ...(query.attribute ? { attributes: query.attribute.map(splitAttribute) } : {}),
     };
-    const result = await searchSpans(deps.storage, filter, { limit: query.limit, after: decodeCursor(query.cursor) });
+    const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, { startNs: NANOS, traceId: ANY, spanId: ANY });
+    const result = await searchSpans(deps.storage, filter, { limit: query.limit, ...(after ? { after } : {}) });
     return c.json({
       data: result.spans,
-      nextCursor: result.next ? Buffer.from(JSON.stringify(result.next)).toString('base64url') : null,
+      nextCursor: result.next ? encodeKeyCursor(result.next) : null,
     });
   });
   return app;
@@ -82,17 +83,5 @@ function splitAttribute(pair: string): { key: string; value: string } {
   return { key: pair.slice(0, at), value: pair.slice(at + 1) };
 }
 
-function decodeCursor(cursor: string | undefined) {
-  if (cursor === undefined) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (typeof value.startNs === 'string' && /^\d+$/.test(value.startNs) && typeof value.traceId === 'string' && typeof value.spanId === 'string') {
-      return { startNs: value.startNs, traceId: value.traceId, spanId: value.spanId };
-    }
-  } catch {
-    // fall through
-  }
-  throw new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
-    { field: 'cursor', message: 'not a cursor issued by this API' },
-  ]);
-}
+const ANY = /^/;
+const NANOS = /^\d+$/;
