@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { TRACE_FLAGS } from '@aos/domain';
 import { QueryLanguageError, compileTraceQuery, type ApiKeyRecord, type TraceFilter } from '@aos/storage';
 import { ApiError, parseOrThrow, projectFor } from '@aos/http';
+import { definedOnly } from './defined-only.ts';
 import { timeParam } from './time.ts';
 
 /** With no startTime, lists look back this far from endTime. */
@@ -71,9 +72,7 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
   }
   const { environment, status, sessionId, userId, platform, search, query: queryText } = parsed;
   if (queryText !== undefined) checkQuery(queryText);
-  const optional = Object.fromEntries(
-    Object.entries({ environment, status, sessionId, userId, platform, search, query: queryText }).filter(([, value]) => value !== undefined),
-  );
+  const optional = definedOnly({ environment, status, sessionId, userId, platform, search, query: queryText });
   const flags = parsed.flag && parsed.flag.length > 0 ? { flags: [...new Set(parsed.flag)] } : {};
   return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed), ...flags };
 }

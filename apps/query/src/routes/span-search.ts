@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ApiError, parseOrThrow, projectFor, queryParams, type AuthEnv } from '@aos/http';
 import { SPAN_QUALITY_FLAGS, SPAN_TYPES, TRACE_TREE_QUALITY_FLAGS } from '@aos/domain';
 import { searchSpans, type SpanSearchFilter, type Storage } from '@aos/storage';
+import { definedOnly } from '../filters/defined-only.ts';
 import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/pagination.ts';
 import { timeParam } from '../filters/time.ts';
 
@@ -72,10 +73,6 @@ export function spanSearchRoutes(deps: { storage: Storage }) {
     });
   });
   return app;
-}
-
-function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function splitAttribute(pair: string): { key: string; value: string } {
