@@ -50,6 +50,13 @@ const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: st
   { name: 'PATCH /trace-scores/{id}', scope: 'write', method: 'PATCH', path: '/api/v1/trace-scores/sc_unknown', body: '{"value":1}', type: 'application/json', projectParam: false },
   { name: 'DELETE /trace-scores/{id}', scope: 'write', method: 'DELETE', path: '/api/v1/trace-scores/sc_unknown', projectParam: false },
   { name: 'GET /dead-letters', scope: 'admin', method: 'GET', path: '/api/v1/dead-letters', projectParam: false },
+  { name: 'GET /trace-dimensions', scope: 'read', method: 'GET', path: '/api/v1/trace-dimensions', projectParam: true },
+  { name: 'POST /trace-dimensions', scope: 'write', method: 'POST', path: '/api/v1/trace-dimensions', body: '{"keys":["tier"]}', type: 'application/json', projectParam: true },
+  { name: 'GET /trace-views', scope: 'read', method: 'GET', path: '/api/v1/trace-views', projectParam: true },
+  { name: 'POST /trace-views', scope: 'write', method: 'POST', path: '/api/v1/trace-views', body: '{"name":"x"}', type: 'application/json', projectParam: true },
+  { name: 'GET /trace-views/{id}', scope: 'read', method: 'GET', path: '/api/v1/trace-views/view_unknown', projectParam: true },
+  { name: 'PATCH /trace-views/{id}', scope: 'write', method: 'PATCH', path: '/api/v1/trace-views/view_unknown', body: '{"name":"y"}', type: 'application/json', projectParam: true },
+  { name: 'DELETE /trace-views/{id}', scope: 'write', method: 'DELETE', path: '/api/v1/trace-views/view_unknown', projectParam: true },
 ];
 
 function call(route: (typeof ROUTES)[number], key: string | null, path = route.path) {

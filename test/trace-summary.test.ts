@@ -136,9 +136,11 @@ describe('GET /traces/summary', () => {
     expect(body.errorRate).toBeCloseTo(EXPECTED.errorRate, 10);
     expect(body.cost.total).toBeCloseTo(EXPECTED.costTotal, 12);
     expect(body.cost.mean).toBeCloseTo(EXPECTED.costMean, 12);
-    // Masking and trace flags do not exist yet: no figures are made up for them.
+    // No masking policy here: nothing was masked.
+    expect(body.maskedSpanCount).toBe(0);
+    expect(body.maskedRuleCounts).toEqual({});
     expect(Object.keys(body).sort()).toEqual(
-      ['cost', 'errorCount', 'errorRate', 'flaggedSpanCount', 'flaggedTraceCount', 'latencyMs', 'sessionCount', 'spanCount', 'tokens', 'traceCount', 'traceFlagCounts', 'userCount', 'window'].sort(),
+      ['cost', 'errorCount', 'errorRate', 'flaggedSpanCount', 'flaggedTraceCount', 'latencyMs', 'maskedRuleCounts', 'maskedSpanCount', 'sessionCount', 'spanCount', 'tokens', 'traceCount', 'traceFlagCounts', 'userCount', 'window'].sort(),
     );
   });
 
@@ -188,6 +190,8 @@ describe('GET /traces/summary', () => {
       cost: { total: 0, mean: null },
       tokens: { input: 0, output: 0, total: 0, cachedInput: 0, reasoning: 0 },
       flaggedSpanCount: 0,
+      maskedSpanCount: 0,
+      maskedRuleCounts: {},
       flaggedTraceCount: 0,
       traceFlagCounts: { duplicate_tools: 0, loop: 0, cost_outlier: 0, empty_output: 0 },
       window: { startTime: start, endTime: end },

@@ -5,12 +5,17 @@ import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { SpanBatchPayload } from '@aos/queue';
 import { createBackpressure } from './backpressure.ts';
+import type { ProjectSettingsSource } from './project-settings.ts';
 import { otlpRoutes } from './routes/otlp.ts';
+
+export { startProjectSettings, type ProjectSettingsSource } from './project-settings.ts';
 
 export interface IngestAppDeps {
   auth: KeyAuthenticator;
   queue: Queue<SpanBatchPayload>;
   settings: IngestSettings;
+  /** Per-project masking policy and dimension keys, applied before spans are queued. */
+  projectSettings: ProjectSettingsSource;
   logger: Logger;
 }
 

@@ -4,7 +4,7 @@ import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
-import { createIngestApp } from './app.ts';
+import { createIngestApp, startProjectSettings } from './app.ts';
 
 // Ingest on its own: needs REDIS_URL, and CLICKHOUSE_URL for API key lookups.
 runMain(async () => {
@@ -19,13 +19,23 @@ runMain(async () => {
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
+  const ingestConfig = ingestSettings(env);
+  const projectSettings = await startProjectSettings({
+    storage,
+    connection,
+    prefix: queueConfig.prefix,
+    ttlMs: ingestConfig.projectSettingsTtlMs,
+    logger: log,
+  });
   const app = createIngestApp({
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,
-    settings: ingestSettings(env),
+    settings: ingestConfig,
+    projectSettings,
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('ingest listening', { port }), async () => {
+    await projectSettings.close();
     await queue.close();
     await connection.quit();
     await storage.close();

@@ -2,19 +2,23 @@ import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
 import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
-import type { SpanBatchPayload } from '@aos/queue';
+import type { SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { deadLetterRoutes } from './routes/dead-letters.ts';
 import { scoreConfigRoutes } from './routes/score-configs.ts';
 import { scoreRoutes } from './routes/scores.ts';
+import { traceDimensionRoutes } from './routes/trace-dimensions.ts';
 import { traceRoutes } from './routes/traces.ts';
+import { traceViewRoutes } from './routes/trace-views.ts';
 
 export interface QueryAppDeps {
   storage: Storage;
   auth: KeyAuthenticator;
   /** The ingest queue, for listing dead letters. */
   queue: Queue<SpanBatchPayload>;
+  /** Tells every process that a project's ingest settings (masking, dimensions) changed. */
+  announceSettingsChange: SettingsChangePublisher;
   logger: Logger;
 }
 
@@ -26,6 +30,8 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/score-configs', scoreConfigRoutes(deps));
   app.route('/api-keys', apiKeyRoutes(deps));
   app.route('/dead-letters', deadLetterRoutes(deps));
+  app.route('/trace-dimensions', traceDimensionRoutes(deps));
+  app.route('/trace-views', traceViewRoutes(deps));
   return app;
 }
 

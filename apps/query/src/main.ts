@@ -1,7 +1,7 @@
 import { authSettings, ConfigError, httpSettings, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createIngestQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
@@ -24,6 +24,7 @@ runMain(async () => {
     storage,
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,
+    announceSettingsChange: settingsChangePublisher(connection, queueConfig.prefix),
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {

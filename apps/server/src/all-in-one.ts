@@ -11,11 +11,11 @@ import {
   writerSettings,
 } from '@aos/config';
 import { apiErrorHandler, apiNotFound, createKeyAuthenticator } from '@aos/http';
-import { ingestRoutes } from '@aos/ingest';
+import { ingestRoutes, startProjectSettings } from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
-import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createIngestQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startSpanWriter, type SpanWriter } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -73,12 +73,21 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     });
     stops.push(() => writer.close());
 
+    const projectSettings = await startProjectSettings({
+      storage,
+      connection,
+      prefix: queueConfig.prefix,
+      ttlMs: ingestConfig.projectSettingsTtlMs,
+      logger: log,
+    });
+    stops.push(() => projectSettings.close());
+    const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     const app = new Hono();
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
-    app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, logger: log }));
-    app.route('/api/v1', queryRoutes({ storage, auth, queue, logger: log }));
+    app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, projectSettings, logger: log }));
+    app.route('/api/v1', queryRoutes({ storage, auth, queue, announceSettingsChange, logger: log }));
     app.onError(apiErrorHandler(log));
     app.notFound(apiNotFound);
     const server = await listen(app, http.host, http.port);

@@ -30,6 +30,8 @@ export function createSpanBatchProcessor(opts: { prices: PriceTable; maxValueByt
       receivedAtMs: payload.receivedAtMs,
       prices: opts.prices,
       maxValueBytes: opts.maxValueBytes,
+      ...(payload.dimensionKeys ? { dimensionKeys: payload.dimensionKeys } : {}),
+      ...(payload.maskedRules ? { maskedRules: payload.maskedRules } : {}),
     });
     return {
       projectId: payload.projectId,

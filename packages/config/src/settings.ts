@@ -40,6 +40,12 @@ export const SETTINGS = {
     /** Queued batches; at ~1 MB per 1,000-span batch, 500 bounds Redis near 500 MB. */
     INGEST_MAX_QUEUE_DEPTH: intSetting(500, 1),
     INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
+    /** How long ingest trusts its copy of a project's masking policy and dimension keys;
+     *  a change is also announced over Redis, so this bounds only a missed announcement. */
+    PROJECT_SETTINGS_TTL_MS: intSetting(5_000, 0, 300_000),
+    /** Key of the masking policy's `hash` replacement (HMAC); unset: the project id, so
+     *  equal values hash alike within a project but a guess can be checked. */
+    MASKING_HASH_KEY: optionalString(),
   },
   writer: {
     /** Worker threads doing the per-batch CPU work; 0 runs it on the main thread. */
@@ -103,6 +109,8 @@ export function ingestSettings(env: Env) {
     maxBodyBytes: s.INGEST_MAX_BODY_BYTES,
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
+    projectSettingsTtlMs: s.PROJECT_SETTINGS_TTL_MS,
+    maskingHashKey: s.MASKING_HASH_KEY,
   };
 }
 export type IngestSettings = ReturnType<typeof ingestSettings>;

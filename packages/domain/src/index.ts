@@ -11,6 +11,13 @@ export {
   type SpanQualityFlag,
 } from './span-row.ts';
 export { loadPriceTable, findModelPrice, type PriceTable, type ModelPrice, type PriceMatch } from './prices.ts';
+export {
+  DIMENSION_KEY_PATTERN,
+  MAX_DIMENSION_VALUE_CHARS,
+  METADATA_JSON_ATTRIBUTE,
+  METADATA_PREFIXES,
+  dimensionValues,
+} from './dimensions.ts';
 export { restoreAttributes } from './promoted-attributes.ts';
 export {
   TRACE_FLAGS,

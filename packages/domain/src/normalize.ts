@@ -7,6 +7,7 @@ import { firstText, flattenAttributes, ValueLimiter } from './attributes.ts';
 import { extractFacts } from './conventions/extract.ts';
 import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './conventions/resource.ts';
 import { computeCost } from './cost.ts';
+import { dimensionValues } from './dimensions.ts';
 import { inferProvider } from './model-provider.ts';
 import { promoteAttributes } from './promoted-attributes.ts';
 import { eventsJson, linksJson } from './events-links.ts';
@@ -24,6 +25,10 @@ export interface NormalizeContext {
   prices: PriceTable;
   /** Largest stored size of one attribute, input, output or tool-arguments value, in UTF-8 bytes. */
   maxValueBytes: number;
+  /** The project's dimension keys when the batch was received (see dimensions.ts). */
+  dimensionKeys?: readonly string[];
+  /** Masking rules that changed a span, by the span's position in export order (see @aos/masking). */
+  maskedRules?: Readonly<Record<number, readonly string[]>>;
 }
 
 /**
@@ -36,12 +41,21 @@ export function spanRowsFromExport(batch: OtlpTraceExport, ctx: NormalizeContext
   for (const resourceSpans of batch.resourceSpans) {
     const resource = readResource(resourceSpans.resource.attributes, ctx.maxValueBytes);
     for (const scopeSpans of resourceSpans.scopeSpans) {
-      for (const span of scopeSpans.spans) rows.push(spanRow(span, scopeSpans.scope, resource, ctx));
+      for (const span of scopeSpans.spans) {
+        const row = spanRow(span, scopeSpans.scope, resource, ctx);
+        const masked = ctx.maskedRules?.[rows.length];
+        if (masked) row.masked_rules = [...masked];
+        if (ctx.dimensionKeys?.length) {
+          row.dimensions = dimensionValues(ctx.dimensionKeys, span.attributes, resourceSpans.resource.attributes);
+        }
+        rows.push(row);
+      }
     }
   }
   return rows;
 }
 
+/** The row without the batch-level annotations (masked rules, dimensions), which the caller sets. */
 function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: ResourceFacts, ctx: NormalizeContext): SpanRow {
   const limiter = new ValueLimiter(ctx.maxValueBytes);
   const attributes = flattenAttributes(span.attributes, limiter);
@@ -111,6 +125,8 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
       unknownPrice: cost.unknownPrice,
       inconsistentTokens: tokens.inconsistent,
     }),
+    masked_rules: [],
+    dimensions: {},
     ingested_at: ctx.receivedAtMs,
   };
 }

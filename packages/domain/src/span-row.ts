@@ -97,6 +97,10 @@ export interface SpanRow {
   /** JSON array of {traceId, spanId, traceState, attributes}. */
   links: string;
   quality_flags: SpanQualityFlag[];
+  /** Names of the masking rules that changed this span at ingest (empty: none fired). */
+  masked_rules: string[];
+  /** Values of the project's dimension keys found on the span or its resource. */
+  dimensions: Record<string, string>;
   /** Milliseconds since the epoch the batch was received; the version column: the newest wins on replace. */
   ingested_at: number;
 }

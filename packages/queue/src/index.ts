@@ -21,3 +21,5 @@ export {
   scheduleTraceFlags,
 } from './maintenance-queue.ts';
 export type { MaintenancePayload } from './maintenance-queue.ts';
+export { settingsChangePublisher, subscribeSettingsChanges } from './settings-changes.ts';
+export type { SettingsChangePublisher, SettingsChangeSubscription } from './settings-changes.ts';

@@ -45,12 +45,18 @@ export const spanBatchPayloadSchema = v.object({
       }),
     ),
   }),
+  /** The project's dimension keys when ingest accepted the batch. */
+  dimensionKeys: v.optional(v.array(v.string())),
+  /** Masking rules that changed a span, keyed by the span's position in export order. */
+  maskedRules: v.optional(v.record(v.pipe(v.string(), v.regex(/^\d{1,9}$/)), v.array(v.string()))),
 });
 
 export interface SpanBatchPayload {
   projectId: string;
   receivedAtMs: number;
   export: OtlpTraceExport;
+  dimensionKeys?: string[];
+  maskedRules?: Record<string, string[]>;
 }
 
 // The schema and the OTLP types must describe the same shape (attribute values aside).

@@ -2,7 +2,7 @@ export { isStorageUnavailable, openStorage, StorageUnavailableError } from './cl
 export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
-export { TRACE_SORT_FIELDS, listTraces, getTraceRecord } from './traces.ts';
+export { TRACE_RECORD_FIELDS, TRACE_SORT_FIELDS, listTraces, getTraceRecord } from './traces.ts';
 export type { TraceRecord, TraceCursor, TracePage, TracePageRequest, TraceSortField } from './traces.ts';
 export { listTraceSpans, getSpanDetail } from './spans.ts';
 export type { SpanSummary, SpanDetail, SpanEvent } from './spans.ts';
@@ -40,8 +40,8 @@ export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, 
 export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';
 export { searchSpans } from './span-search.ts';
 export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './span-search.ts';
-export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, measureByName } from './measures.ts';
-export type { GroupField, Measure, MeasureName } from './measures.ts';
+export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, groupSql, measureByName } from './measures.ts';
+export type { GroupBy, GroupField, Measure, MeasureName } from './measures.ts';
 export { OTHER_GROUP, bucketStarts, queryTimeseries } from './timeseries.ts';
 export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
 export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
@@ -60,3 +60,23 @@ export {
   writeTraceFlags,
 } from './trace-flags.ts';
 export type { QuietTrace, TraceFlagsRow, TraceSteps } from './trace-flags.ts';
+export { getMaskingPolicy, saveMaskingPolicy } from './project-settings/masking-policies.ts';
+export type { StoredMaskingPolicy } from './project-settings/masking-policies.ts';
+export {
+  MAX_DIMENSION_KEYS,
+  DimensionLimitError,
+  addDimensionKeys,
+  discoverMetadataKeys,
+  listDimensionKeys,
+} from './project-settings/dimension-keys.ts';
+export type { DimensionKey, MetadataKeyCandidate } from './project-settings/dimension-keys.ts';
+export {
+  MAX_TRACE_VIEWS,
+  TraceViewConflictError,
+  createTraceView,
+  deleteTraceView,
+  getTraceView,
+  listTraceViews,
+  updateTraceView,
+} from './project-settings/trace-views.ts';
+export type { TraceView, TraceViewInput } from './project-settings/trace-views.ts';

@@ -30,6 +30,7 @@ export const MEASURES = [
   { name: 'input_tokens', unit: 'tokens', description: 'Input tokens (cached included).', sql: 'sum(trace_input_tokens)', empty: 0 },
   { name: 'output_tokens', unit: 'tokens', description: 'Output tokens (reasoning included).', sql: 'sum(trace_output_tokens)', empty: 0 },
   { name: 'flagged_span_count', unit: 'count', description: 'Spans with a data-quality flag.', sql: 'sum(flagged_span_count)', empty: 0 },
+  { name: 'masked_span_count', unit: 'count', description: 'Spans changed by the masking policy at ingest.', sql: 'sum(masked_span_count)', empty: 0 },
   {
     name: 'score_mean',
     unit: 'score',
@@ -59,3 +60,19 @@ export const GROUP_FIELDS = {
   name: 'trace_name',
 } as const;
 export type GroupField = keyof typeof GROUP_FIELDS;
+
+/** A grouping: a field of the trace row, or one of the project's metadata dimensions. */
+export type GroupBy = GroupField | { dimension: string };
+
+/**
+ * How to group trace rows: the SQL over trace rows, plus the column the per-trace
+ * aggregation must add for it (a trace's dimension value: any non-empty one of its spans).
+ */
+export function groupSql(groupBy: GroupBy): { column: string; traceColumn: string | null; params: Record<string, unknown> } {
+  if (typeof groupBy === 'string') return { column: GROUP_FIELDS[groupBy], traceColumn: null, params: {} };
+  return {
+    column: 'trace_group_dimension',
+    traceColumn: "anyIf(dimensions[{groupDimension:String}], dimensions[{groupDimension:String}] != '') AS trace_group_dimension",
+    params: { groupDimension: groupBy.dimension },
+  };
+}

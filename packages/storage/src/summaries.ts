@@ -21,6 +21,9 @@ export interface TraceSummary {
   tokens: { input: number; output: number; total: number; cachedInput: number; reasoning: number };
   /** Spans with at least one data-quality flag. */
   flaggedSpanCount: number;
+  /** Spans changed by the masking policy at ingest, and spans per masking rule that fired. */
+  maskedSpanCount: number;
+  maskedRuleCounts: Record<string, number>;
   /** Traces carrying at least one trace flag, and traces per flag (traces not judged yet count as unflagged). */
   flaggedTraceCount: number;
   traceFlagCounts: Record<TraceFlag, number>;
@@ -43,6 +46,8 @@ interface TraceSummaryRow {
   summary_cached_input_tokens: string;
   summary_reasoning_tokens: string;
   summary_flagged_spans: string;
+  summary_masked_spans: string;
+  summary_masked_rules: Record<string, string>;
   summary_flagged_traces: string;
   [flagCount: `summary_flag_${string}`]: string;
 }
@@ -74,10 +79,14 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
         sum(trace_cached_input_tokens) AS summary_cached_input_tokens,
         sum(trace_reasoning_tokens) AS summary_reasoning_tokens,
         sum(flagged_span_count) AS summary_flagged_spans,
+        sum(masked_span_count) AS summary_masked_spans,
+        sumMap(trace_masked_rules) AS summary_masked_rules,
         countIf(notEmpty(summary_flag_list)) AS summary_flagged_traces,
         ${FLAG_COUNT_COLUMNS}
       FROM (
-        SELECT ${traceColumnsFor(sql.traceConditions)}
+        SELECT ${traceColumnsFor(sql.traceConditions)},
+          -- rule -> spans it changed, summed over traces by sumMap above
+          sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules
         FROM spans FINAL
         WHERE ${sql.spanConditions.join(' AND ')}
         GROUP BY trace_id
@@ -115,6 +124,8 @@ function traceSummaryFromRow(row: TraceSummaryRow, filter: TraceFilter): TraceSu
       reasoning: Number(row.summary_reasoning_tokens),
     },
     flaggedSpanCount: Number(row.summary_flagged_spans),
+    maskedSpanCount: Number(row.summary_masked_spans),
+    maskedRuleCounts: Object.fromEntries(Object.entries(row.summary_masked_rules).map(([rule, n]) => [rule, Number(n)])),
     flaggedTraceCount: Number(row.summary_flagged_traces),
     traceFlagCounts: Object.fromEntries(TRACE_FLAGS.map((flag) => [flag, Number(row[`summary_flag_${flag}`])])) as Record<TraceFlag, number>,
     window: { startTime: new Date(filter.startTimeMs).toISOString(), endTime: new Date(filter.endTimeMs).toISOString() },

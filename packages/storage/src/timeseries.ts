@@ -1,5 +1,5 @@
 import type { Storage } from './client.ts';
-import { GROUP_FIELDS, measureByName, type GroupField, type MeasureName } from './measures.ts';
+import { groupSql, measureByName, type GroupBy, type MeasureName } from './measures.ts';
 import { traceColumnsFor } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
@@ -8,7 +8,7 @@ export interface TimeseriesRequest {
   /** Bucket width in seconds. */
   stepSeconds: number;
   scoreName?: string;
-  groupBy?: GroupField;
+  groupBy?: GroupBy;
   /** With groupBy: the N largest groups (by trace count) are kept, the rest summed as "other". */
   topGroups: number;
 }
@@ -35,8 +35,10 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
   const measure = measureByName(request.measure);
   const sql = traceFilterSql(filter);
   const params: Record<string, unknown> = { ...sql.params, step: request.stepSeconds };
+  const group = request.groupBy ? groupSql(request.groupBy) : null;
+  if (group) Object.assign(params, group.params);
   const traceRows = `
-    SELECT ${traceColumnsFor(sql.traceConditions)}
+    SELECT ${traceColumnsFor(sql.traceConditions)}${group?.traceColumn ? `, ${group.traceColumn}` : ''}
     FROM spans FINAL
     WHERE ${sql.spanConditions.join(' AND ')}
     GROUP BY trace_id`;
@@ -52,21 +54,21 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
   if (measure.needsScore) params.measureScore = request.scoreName ?? '';
   const from = `(${traceRows}) AS t ${scoreJoin} WHERE ${sql.traceConditions.join(' AND ')}`;
 
-  let groupSql = "''";
-  if (request.groupBy) {
-    const column = GROUP_FIELDS[request.groupBy];
+  let groupExpression = "''";
+  if (group) {
+    const column = group.column;
     const top = await storage.client.query({
       query: `SELECT ${column} AS grp FROM ${from} GROUP BY grp ORDER BY count() DESC, grp LIMIT {top:UInt32}`,
       query_params: { ...params, top: request.topGroups },
       format: 'JSONEachRow',
     });
     params.topGroups = (await top.json<{ grp: string }>()).map((r) => r.grp);
-    groupSql = `if(${column} IN {topGroups:Array(String)}, ${column}, '${OTHER_GROUP}')`;
+    groupExpression = `if(${column} IN {topGroups:Array(String)}, ${column}, '${OTHER_GROUP}')`;
   }
   const result = await storage.client.query({
     query: `
       SELECT toUnixTimestamp(toStartOfInterval(trace_start, INTERVAL {step:UInt32} SECOND)) AS bucket,
-        ${groupSql} AS grp, ${measure.sql} AS value
+        ${groupExpression} AS grp, ${measure.sql} AS value
       FROM ${from}
       GROUP BY bucket, grp
       ORDER BY grp, bucket`,

@@ -39,6 +39,7 @@ export const TRACE_FIGURES_SQL = `
     anyIf(platform, platform != '') AS trace_platform,
     arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
+    countIf(notEmpty(masked_rules)) AS masked_span_count,
     toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
     toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns`;
 
@@ -83,4 +84,5 @@ export interface TraceAggregateRow {
   trace_platform: string;
   trace_models: string[];
   flagged_span_count: string;
+  masked_span_count: string;
 }

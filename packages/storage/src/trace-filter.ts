@@ -27,6 +27,8 @@ export interface TraceFilter {
   flags?: TraceFlag[];
   /** Only traces carrying at least one trace flag. */
   flaggedOnly?: boolean;
+  /** Traces with a span whose dimension `key` has this value (every pair must match). */
+  dimensions?: { key: string; value: string }[];
   /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
   query?: string;
 }
@@ -101,6 +103,11 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     );
     sql.params.search = filter.search;
   }
+  filter.dimensions?.forEach(({ key, value }, i) => {
+    sql.spanConditions.push(spansWhere(`dimensions[{dimKey${i}:String}] = {dimValue${i}:String}`));
+    sql.params[`dimKey${i}`] = key;
+    sql.params[`dimValue${i}`] = value;
+  });
   filter.flags?.forEach((flag, i) => {
     sql.spanConditions.push(
       `trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, {flag${i}:String}))`,

@@ -26,9 +26,23 @@ export interface TraceRecord {
   platform: string | null;
   models: string[];
   flaggedSpanCount: number;
+  /** Spans changed by the project's masking policy at ingest. */
+  maskedSpanCount: number;
   input: string;
   output: string;
 }
+
+/** The fields of a trace row, e.g. the columns a saved view may show. */
+export const TRACE_RECORD_FIELDS = [
+  'traceId', 'name', 'startTime', 'endTime', 'durationMs', 'status', 'spanCount', 'errorCount', 'inputTokens',
+  'outputTokens', 'totalTokens', 'cachedInputTokens', 'reasoningTokens', 'cost', 'sessionId', 'userId', 'environment',
+  'serviceName', 'platform', 'models', 'flaggedSpanCount', 'maskedSpanCount', 'input', 'output',
+] as const satisfies readonly (keyof TraceRecord)[];
+
+// Every field of TraceRecord must be listed: this fails to compile when one is missing.
+type UnlistedTraceFields = Exclude<keyof TraceRecord, (typeof TRACE_RECORD_FIELDS)[number]>;
+const _allTraceFieldsListed: UnlistedTraceFields extends never ? true : UnlistedTraceFields = true;
+void _allTraceFieldsListed;
 
 /** The orders a trace list can have: the sort expression, its parameter type, and the row's value. */
 export const TRACE_SORT_FIELDS = {
@@ -169,6 +183,7 @@ export function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
     platform: row.trace_platform || null,
     models: row.trace_models,
     flaggedSpanCount: Number(row.flagged_span_count),
+    maskedSpanCount: Number(row.masked_span_count),
     input: row.trace_input,
     output: row.trace_output,
   };

@@ -15,12 +15,14 @@ import type { Logger } from '@aos/log';
 import type { IngestSettings } from '@aos/config';
 import { BodyError, readBody } from '../body.ts';
 import type { Backpressure } from '../backpressure.ts';
+import type { IngestProjectSettings, ProjectSettingsSource } from '../project-settings.ts';
 
 export interface OtlpRouteDeps {
   auth: KeyAuthenticator;
   queue: Queue<SpanBatchPayload>;
   backpressure: Backpressure;
   settings: IngestSettings;
+  projectSettings: ProjectSettingsSource;
   logger: Logger;
 }
 
@@ -84,6 +86,15 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
   }
   if (overloaded) return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is full; retry later', retryAfter);
 
+  // Without the project's masking policy nothing may be queued: raw values would reach Redis.
+  let projectSettings: IngestProjectSettings;
+  try {
+    projectSettings = await withTimeout(deps.projectSettings.get(projectId), QUEUE_TIMEOUT_MS);
+  } catch (err) {
+    deps.logger.error('cannot load the project settings', { projectId, error: err });
+    return fail(503, GRPC.UNAVAILABLE, "cannot load the project's masking policy right now; retry later", retryAfter);
+  }
+
   let body: Uint8Array;
   try {
     body = await readBody(c.req.raw, deps.settings.maxBodyBytes);
@@ -107,7 +118,12 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
   if (result.acceptedSpans > 0) {
     try {
       await withTimeout(
-        deps.queue.add('batch', { projectId, receivedAtMs, export: result.accepted }),
+        deps.queue.add('batch', {
+          projectId,
+          receivedAtMs,
+          export: result.accepted,
+          ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
+        }),
         QUEUE_TIMEOUT_MS,
       );
     } catch (err) {

@@ -22,6 +22,25 @@ export function limitParam(fallback: number) {
   );
 }
 
+/**
+ * The `cursor` of lists in id order: the last id of the previous page, base64url-encoded so
+ * clients treat it as opaque. Decodes to the id, which must match `idPattern`.
+ */
+export function idCursorParam(idPattern: RegExp) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => Buffer.from(s, 'base64url').toString('utf8')),
+      v.regex(idPattern, 'not a cursor issued by this API: pass back a nextCursor unchanged'),
+    ),
+  );
+}
+
+/** The `nextCursor` of a list in id order (see idCursorParam). */
+export function encodeIdCursor(lastId: string | null): string | null {
+  return lastId === null ? null : Buffer.from(lastId).toString('base64url');
+}
+
 const pageSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),

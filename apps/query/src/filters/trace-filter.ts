@@ -1,8 +1,15 @@
 import * as v from 'valibot';
-import { TRACE_FLAGS } from '@aos/domain';
-import { QueryLanguageError, compileTraceQuery, type ApiKeyRecord, type TraceFilter } from '@aos/storage';
+import { DIMENSION_KEY_PATTERN, MAX_DIMENSION_VALUE_CHARS, TRACE_FLAGS } from '@aos/domain';
+import {
+  QueryLanguageError,
+  compileTraceQuery,
+  type ApiKeyRecord,
+  type Storage,
+  type TraceFilter,
+} from '@aos/storage';
 import { ApiError, parseOrThrow, projectFor } from '@aos/http';
 import { definedOnly } from './defined-only.ts';
+import { ensureDimensionKeys } from './dimension-keys.ts';
 import { timeParam } from './time.ts';
 
 /** With no startTime, lists look back this far from endTime. */
@@ -27,7 +34,7 @@ export const TRACE_FILTER_PARAMS = [
 ] as const;
 
 /** Trace filter parameters that may be given more than once (`flag=loop&flag=cost_outlier`: both). */
-export const TRACE_FILTER_REPEATED_PARAMS = ['flag'] as const;
+export const TRACE_FILTER_REPEATED_PARAMS = ['flag', 'dim'] as const;
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
@@ -37,6 +44,14 @@ const scoreBound = v.pipe(
   v.transform(Number),
   v.number(),
   v.check((n) => Number.isFinite(n), 'must be a number'),
+);
+
+/** `dim=key:value`: the key up to the first colon, the value (which may hold colons) after it. */
+const dimensionParam = v.pipe(
+  v.string(),
+  v.check((s) => s.includes(':') && DIMENSION_KEY_PATTERN.test(s.slice(0, s.indexOf(':'))), 'must be key:value with a dimension key before the colon'),
+  v.transform((s) => ({ key: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) })),
+  v.check((d) => d.value.length <= MAX_DIMENSION_VALUE_CHARS, `the value must be at most ${MAX_DIMENSION_VALUE_CHARS} characters`),
 );
 
 const traceFilterSchema = v.object({
@@ -56,6 +71,7 @@ const traceFilterSchema = v.object({
   scoreMax: v.optional(scoreBound),
   scoreLabel: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   flag: v.optional(v.array(v.picklist(TRACE_FLAGS, `must be one of ${TRACE_FLAGS.join(', ')}`))),
+  dim: v.optional(v.array(dimensionParam)),
 });
 
 /** Parses and checks the trace filter once, scoped to the key's project. */
@@ -74,7 +90,18 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
   if (queryText !== undefined) checkQuery(queryText);
   const optional = definedOnly({ environment, status, sessionId, userId, platform, search, query: queryText });
   const flags = parsed.flag && parsed.flag.length > 0 ? { flags: [...new Set(parsed.flag)] } : {};
-  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed), ...flags };
+  const dimensions = parsed.dim && parsed.dim.length > 0 ? { dimensions: parsed.dim } : {};
+  return { projectId: projectFor(key, parsed.projectId), startTimeMs, endTimeMs, ...optional, ...scoreFilter(parsed), ...flags, ...dimensions };
+}
+
+/**
+ * parseTraceFilter, then checks what only storage knows: a `dim` key must be one of the
+ * project's dimensions (anything else would match nothing, silently).
+ */
+export async function readTraceFilter(query: Record<string, unknown>, key: ApiKeyRecord, storage: Storage): Promise<TraceFilter> {
+  const filter = parseTraceFilter(query, key);
+  await ensureDimensionKeys(storage, filter.projectId, filter.dimensions?.map((d) => d.key) ?? [], 'dim');
+  return filter;
 }
 
 /** scoreMin / scoreMax / scoreLabel narrow scoreName; alone, or a label with bounds, they mean nothing. */

@@ -21,7 +21,7 @@ import { SPAN_EXPORT_COLUMNS, TRACE_EXPORT_COLUMNS, exportWriter } from '../expo
 import { exportBody, type ExportOutcome } from '../exports/export-stream.ts';
 import { keysetChunks, nestedChunks } from '../exports/keyset-chunks.ts';
 import { limitParam } from '../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 
 export interface ExportRouteDeps {
   storage: Storage;
@@ -63,7 +63,7 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
   return async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'format'], repeated: TRACE_FILTER_REPEATED_PARAMS });
     const { format } = parseOrThrow(exportParamsSchema, 'format' in query ? { format: query.format } : {}, 'export');
-    const filter = parseTraceFilter(query, c.var.apiKey);
+    const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
     const record = await recordExport(deps.storage, { projectId: filter.projectId, keyId: c.var.apiKey.id, kind, format, filter });
     const common = {
       logger: deps.logger,

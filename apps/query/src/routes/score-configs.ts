@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import {
@@ -9,7 +9,8 @@ import {
   updateScoreConfig,
   type Storage,
 } from '@aos/storage';
-import { limitParam } from '../filters/pagination.ts';
+import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
+import { requestProject, strictBodyMessage } from './request-helpers.ts';
 
 export interface ScoreConfigRouteDeps {
   storage: Storage;
@@ -17,13 +18,6 @@ export interface ScoreConfigRouteDeps {
 }
 
 const CONFIG_ID = /^scfg_[0-9a-f]{28}$/;
-
-// A strictObject words its own issues (unknown key, missing key, not an object) in
-// valibot's terms ("Expected never but received…"); say them in the client's.
-function bodyMessage(issue: v.StrictObjectIssue): string {
-  if (issue.expected === 'never') return 'unknown field';
-  return issue.path ? 'is required' : 'must be a JSON object';
-}
 
 // Shapes only: the rules that span fields (min <= max, categories only on categorical
 // configs, limits) live with the store, which judges a PATCH together with what it keeps.
@@ -40,7 +34,7 @@ const createSchema = v.strictObject(
     categories: v.optional(categories),
     description: v.optional(description),
   },
-  bodyMessage,
+  strictBodyMessage,
 );
 
 const immutable = (what: string) => v.optional(v.never(`${what} cannot be changed; archive this config and create another`));
@@ -54,7 +48,7 @@ const patchSchema = v.strictObject(
     categories: v.optional(categories),
     archived: v.optional(v.boolean('must be true or false')),
   },
-  bodyMessage,
+  strictBodyMessage,
 );
 
 const LIST_PARAMS = ['projectId', 'includeArchived', 'limit', 'cursor'] as const;
@@ -65,14 +59,7 @@ const listSchema = v.object({
     'false',
   ),
   limit: limitParam(100),
-  // The cursor is the last id of the previous page, base64url-encoded so clients treat it as opaque.
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => Buffer.from(s, 'base64url').toString('utf8')),
-      v.regex(CONFIG_ID, 'not a cursor issued by this API: pass back a nextCursor unchanged'),
-    ),
-  ),
+  cursor: idCursorParam(CONFIG_ID),
 });
 
 /** Score configs of the caller's project: read to list, write to create and change. */
@@ -87,8 +74,7 @@ export function scoreConfigRoutes(deps: ScoreConfigRouteDeps) {
       limit: query.limit,
       ...(query.cursor !== undefined ? { afterId: query.cursor } : {}),
     });
-    const nextCursor = page.nextAfterId === null ? null : Buffer.from(page.nextAfterId).toString('base64url');
-    return c.json({ data: page.configs, nextCursor });
+    return c.json({ data: page.configs, nextCursor: encodeIdCursor(page.nextAfterId) });
   });
 
   app.post('/', requireKey(deps.auth, 'write'), async (c) => {
@@ -111,11 +97,6 @@ export function scoreConfigRoutes(deps: ScoreConfigRouteDeps) {
   });
 
   return app;
-}
-
-/** The key's project; a `projectId` query parameter, the only one these writes take, must name it. */
-function requestProject(c: Context<AuthEnv>): string {
-  return projectFor(c.var.apiKey, queryParams(c.req.url, { single: ['projectId'] }).projectId as string | undefined);
 }
 
 async function withConfigErrors<T>(work: Promise<T>): Promise<T> {

@@ -13,7 +13,7 @@ import {
   type Storage,
 } from '@aos/storage';
 import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { patchScoreSchema, writeScoresBodySchema } from '../scores/score-input.ts';
 import { dataTypeOf, writeScores } from '../scores/write-scores.ts';
 
@@ -67,7 +67,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     if (byTarget && (query.startTime !== undefined || query.endTime !== undefined)) {
       throw new ApiError('invalid_request', 'give traceId or sessionId, or a trace filter (startTime, endTime), not both');
     }
-    const scope = byTarget ? parseTarget(query) : { traceFilter: parseTraceFilter(query, c.var.apiKey) };
+    const scope = byTarget ? parseTarget(query) : { traceFilter: await readTraceFilter(query, c.var.apiKey, deps.storage) };
     return c.json({ data: await summarizeScores(deps.storage, projectId, scope) });
   });
 

@@ -1,8 +1,10 @@
 import type { Handler } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
+import { DIMENSION_KEY_PATTERN } from '@aos/domain';
 import { GROUP_FIELDS, MEASURE_NAMES, queryTimeseries, type GroupField, type Storage } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { ensureDimensionKeys } from '../filters/dimension-keys.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 
 /** Bucket widths chosen automatically: the smallest that gives at most TARGET_BUCKETS buckets. */
 const AUTO_STEPS = [60, 300, 900, 1800, 3600, 10_800, 21_600, 43_200, 86_400, 604_800];
@@ -22,7 +24,20 @@ const timeseriesSchema = v.object({
       v.minValue(1, 'must be at least 1s'),
     ),
   ),
-  groupBy: v.optional(v.picklist(GROUP_NAMES, `must be one of ${GROUP_NAMES.join(', ')}`)),
+  groupBy: v.optional(
+    v.union(
+      [
+        v.picklist(GROUP_NAMES),
+        v.pipe(
+          v.string(),
+          v.regex(/^dim:/),
+          v.transform((s) => ({ dimension: s.slice(4) })),
+          v.check((g) => DIMENSION_KEY_PATTERN.test(g.dimension)),
+        ),
+      ],
+      `must be one of ${GROUP_NAMES.join(', ')}, or dim:<dimension key>`,
+    ),
+  ),
   top: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(50)), '10'),
   measureScore: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });
@@ -34,7 +49,7 @@ export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> 
       single: [...TRACE_FILTER_PARAMS, 'measure', 'interval', 'groupBy', 'top', 'measureScore'],
       repeated: TRACE_FILTER_REPEATED_PARAMS,
     });
-    const filter = parseTraceFilter(query, c.var.apiKey);
+    const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
     const parsed = parseOrThrow(
       timeseriesSchema,
       { measure: query.measure, interval: query.interval, groupBy: query.groupBy, top: query.top, measureScore: query.measureScore },
@@ -44,6 +59,9 @@ export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> 
       throw new ApiError('invalid_request', 'measureScore: score_mean needs the name of the score', [
         { field: 'measureScore', message: 'required with measure=score_mean' },
       ]);
+    }
+    if (parsed.groupBy && typeof parsed.groupBy !== 'string') {
+      await ensureDimensionKeys(deps.storage, filter.projectId, [parsed.groupBy.dimension], 'groupBy');
     }
     const windowSeconds = (filter.endTimeMs - filter.startTimeMs) / 1000;
     const stepSeconds = parsed.interval ?? AUTO_STEPS.find((s) => windowSeconds / s <= TARGET_BUCKETS) ?? AUTO_STEPS.at(-1)!;
@@ -59,6 +77,6 @@ export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> 
       ...(parsed.groupBy ? { groupBy: parsed.groupBy } : {}),
       ...(parsed.measureScore ? { scoreName: parsed.measureScore } : {}),
     });
-    return c.json({ measure: parsed.measure, intervalSeconds: stepSeconds, groupBy: parsed.groupBy ?? null, series });
+    return c.json({ measure: parsed.measure, intervalSeconds: stepSeconds, groupBy: query.groupBy ?? null, series });
   };
 }

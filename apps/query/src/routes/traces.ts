@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import { QUERY_FIELDS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
 import type { Logger } from '@aos/log';
 import { exportSpansHandler, exportTracesHandler, listExportsHandler } from './exports.ts';
@@ -38,7 +38,7 @@ export function traceRoutes(deps: TraceRouteDeps) {
 
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, ...PAGE_PARAMS], repeated: TRACE_FILTER_REPEATED_PARAMS });
-    const filter = parseTraceFilter(query, c.var.apiKey);
+    const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
     const page = parsePage(query);
     const after = page.after;
     if (after && !(after.value && /^-?[\d.e+-]+$/.test(after.value) && after.traceId)) {

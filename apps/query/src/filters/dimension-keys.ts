@@ -1,0 +1,15 @@
+import { ApiError } from '@aos/http';
+import { listDimensionKeys, type Storage } from '@aos/storage';
+
+/**
+ * Refuses keys that are not dimensions of the project: a filter or grouping on one would
+ * match nothing, silently.
+ */
+export async function ensureDimensionKeys(storage: Storage, projectId: string, keys: readonly string[], field: string): Promise<void> {
+  if (keys.length === 0) return;
+  const known = new Set((await listDimensionKeys(storage, projectId)).map((d) => d.key));
+  const unknown = keys.find((k) => !known.has(k));
+  if (unknown === undefined) return;
+  const message = `${JSON.stringify(unknown)} is not a dimension of this project; add it with POST /api/v1/trace-dimensions (dimensions: ${[...known].join(', ') || 'none'})`;
+  throw new ApiError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '@aos/storage';
+import { eventually, startTestService, type TestService } from './support/service.ts';
+
+let svc: TestService;
+let otherKey: string;
+const HOUR = 3_600_000;
+const windowEnd = Math.floor(Date.now() / HOUR) * HOUR;
+const windowStart = windowEnd - 3 * HOUR;
+const WINDOW = `startTime=${new Date(windowStart).toISOString()}&endTime=${new Date(windowEnd).toISOString()}`;
+
+type Attr = { key: string; value: { stringValue?: string; intValue?: string } };
+const str = (key: string, value: string): Attr => ({ key, value: { stringValue: value } });
+
+/** One trace of one root span, `at` ms into the window. */
+function trace(id: string, at: number, spanAttributes: Attr[], resourceAttributes: Attr[] = []) {
+  const start = windowStart + at;
+  return {
+    resource: { attributes: resourceAttributes },
+    scopeSpans: [
+      {
+        spans: [
+          {
+            traceId: id.padStart(32, '0'),
+            spanId: '0000000000000001',
+            name: 'agent run',
+            startTimeUnixNano: String(start * 1e6),
+            endTimeUnixNano: String((start + 100) * 1e6),
+            attributes: spanAttributes,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+async function ingest(resourceSpans: unknown[]) {
+  const res = await svc.api('/api/v1/traces/otlp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resourceSpans }),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function traceIds(query: string): Promise<string[]> {
+  const res = await svc.api(`/api/v1/traces?${WINDOW}&${query}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return ((await res.json()) as any).data.map((t: any) => t.traceId.replace(/^0+/, '')).sort();
+}
+
+async function addKeys(keys: unknown, key?: string) {
+  return svc.api('/api/v1/trace-dimensions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ keys }),
+    ...(key ? { key } : {}),
+  });
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+  otherKey = (await createApiKey(svc.service.storage, { projectId: 'other', name: 'other', scopes: ['read', 'write'] })).secret;
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+describe('trace dimensions', () => {
+  it('starts with none, and refuses malformed keys with the field named', async () => {
+    const res = await svc.api('/api/v1/trace-dimensions');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data).toEqual([]);
+    for (const bad of [[], ['a:b'], [''], ['x'.repeat(200)], 'tier', [42]]) {
+      const r = await addKeys(bad);
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(((await r.json()) as any).error.details[0].field).toMatch(/^keys/);
+    }
+    const unknownField = await svc.api('/api/v1/trace-dimensions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keys: ['a'], extra: 1 }),
+    });
+    expect(unknownField.status).toBe(400);
+  });
+
+  it('adds keys, says which were new and that they apply to new data', async () => {
+    const res = await addKeys(['tier', 'region']);
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as any;
+    expect(body.added).toEqual(['tier', 'region']);
+    expect(body.note).toMatch(/from now on/);
+    expect(body.data.map((d: any) => d.key).sort()).toEqual(['region', 'tier']);
+    const again = await addKeys(['tier']);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as any).alreadyPresent).toEqual(['tier']);
+  });
+
+  it('extracts values at ingest from attributes, metadata prefixes, metadata JSON and resources', async () => {
+    await ingest([
+      trace('a1', 10 * 60_000, [str('metadata.tier', 'gold'), str('plan', 'pro')], [str('region', 'eu')]),
+      trace('a2', 20 * 60_000, [str('langfuse.trace.metadata.tier', 'free'), str('metadata.plan', 'basic')], [str('region', 'us')]),
+      trace('a3', 2 * HOUR + 5 * 60_000, [str('metadata', '{"tier":"gold","plan":"pro"}')]),
+      trace('a4', 2 * HOUR + 6 * 60_000, [str('unrelated', 'x')]),
+    ]);
+    await eventually(async () => ((await traceIds('limit=50')).length === 4 ? true : undefined));
+    // Stored in the dimensions column, read straight from ClickHouse.
+    const result = await svc.service.storage.client.query({
+      query: "SELECT trace_id, dimensions FROM spans FINAL WHERE project_id = 'default' ORDER BY trace_id",
+      format: 'JSONEachRow',
+    });
+    const rows = (await result.json()) as { trace_id: string; dimensions: Record<string, string> }[];
+    expect(rows.map((r) => r.dimensions)).toEqual([{ tier: 'gold', region: 'eu' }, { tier: 'free', region: 'us' }, { tier: 'gold' }, {}]);
+  });
+
+  it('filters traces with dim=key:value, every pair having to match', async () => {
+    expect(await traceIds('dim=tier:gold')).toEqual(['a1', 'a3']);
+    expect(await traceIds('dim=tier:gold&dim=region:eu')).toEqual(['a1']);
+    expect(await traceIds('dim=tier:platinum')).toEqual([]);
+    const summary = await svc.api(`/api/v1/traces/summary?${WINDOW}&dim=region:us`);
+    expect(((await summary.json()) as any).traceCount).toBe(1);
+  });
+
+  it('refuses dim filters that are malformed or name a key that is not a dimension', async () => {
+    for (const [query, message] of [
+      ['dim=tier', /key:value/],
+      ['dim=:gold', /key:value/],
+      ['dim=plan:pro', /not a dimension of this project/],
+    ] as const) {
+      const res = await svc.api(`/api/v1/traces?${WINDOW}&${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as any;
+      expect(body.error.message).toMatch(message);
+      expect(body.error.details[0].field).toMatch(/^dim/);
+    }
+  });
+
+  it('groups timeseries by a dimension', async () => {
+    const res = await svc.api(`/api/v1/traces/timeseries?${WINDOW}&interval=1h&measure=trace_count&groupBy=dim:tier`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.groupBy).toBe('dim:tier');
+    const byGroup = Object.fromEntries(body.series.map((s: any) => [s.group, s.points.map((p: any) => p.value)]));
+    expect(byGroup).toEqual({ gold: [1, 0, 1], free: [1, 0, 0], '': [0, 0, 1] });
+    const unknown = await svc.api(`/api/v1/traces/timeseries?${WINDOW}&measure=trace_count&groupBy=dim:plan`);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as any).error.details[0].field).toBe('groupBy');
+  });
+
+  it('suggests metadata keys seen in recent spans that are not dimensions yet, by frequency', async () => {
+    const res = await svc.api('/api/v1/trace-dimensions?discover=true');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.suggestions.sampledSpans).toBe(4);
+    const keys = body.suggestions.keys.map((k: any) => k.key);
+    // tier is a dimension already; plan comes from a metadata prefix and from the metadata JSON.
+    expect(keys).not.toContain('tier');
+    const plan = body.suggestions.keys.find((k: any) => k.key === 'plan');
+    expect(plan).toMatchObject({ spans: 2, share: 0.5 });
+    expect(plan.examples.sort()).toEqual(['basic', 'pro']);
+  });
+
+  it('applies a key added later only to spans ingested after it', async () => {
+    expect((await addKeys(['plan'])).status).toBe(201);
+    expect(await traceIds('dim=plan:pro')).toEqual([]);
+    await ingest([trace('a5', 2 * HOUR + 7 * 60_000, [str('metadata.plan', 'pro')])]);
+    await eventually(async () => ((await traceIds('dim=plan:pro')).length === 1 ? true : undefined));
+    expect(await traceIds('dim=plan:pro')).toEqual(['a5']);
+  });
+
+  it('keeps dimensions per project', async () => {
+    const res = await svc.api('/api/v1/trace-dimensions', { key: otherKey });
+    expect(((await res.json()) as any).data).toEqual([]);
+    const filtered = await svc.api(`/api/v1/traces?${WINDOW}&dim=tier:gold`, { key: otherKey });
+    expect(filtered.status).toBe(400);
+    expect((await addKeys(['tier'], otherKey)).status).toBe(201);
+    const mine = await svc.api('/api/v1/trace-dimensions');
+    expect(((await mine.json()) as any).data.map((d: any) => d.key).sort()).toEqual(['plan', 'region', 'tier']);
+    const theirs = await svc.api(`/api/v1/traces?${WINDOW}&dim=tier:gold`, { key: otherKey });
+    expect(((await theirs.json()) as any).data).toEqual([]);
+  });
+});
