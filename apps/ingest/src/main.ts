@@ -1,4 +1,4 @@
-import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
@@ -25,6 +25,7 @@ runMain(async () => {
     connection,
     prefix: queueConfig.prefix,
     ttlMs: ingestConfig.projectSettingsTtlMs,
+    hashKey: maskingSettings(env).hashKey,
     logger: log,
   });
   const app = createIngestApp({

@@ -1,11 +1,14 @@
 import type { Redis } from '@aos/queue';
 import type { Logger } from '@aos/log';
+import { compilePolicy, maskingHashKey, parsePolicy, type CompiledPolicy } from '@aos/masking';
 import { subscribeSettingsChanges } from '@aos/queue';
 import { getMaskingPolicy, listDimensionKeys, type Storage } from '@aos/storage';
 import { createProjectSettingsCache } from './project-settings-cache.ts';
 
 /** What ingest applies to a project's spans before they are queued. */
 export interface IngestProjectSettings {
+  /** Null when the project has no policy, or one without rules. */
+  masking: CompiledPolicy | null;
   dimensionKeys: string[];
 }
 
@@ -24,12 +27,19 @@ export async function startProjectSettings(opts: {
   connection: Redis;
   prefix: string;
   ttlMs: number;
+  /** MASKING_HASH_KEY. */
+  hashKey: string;
   logger: Logger;
 }): Promise<ProjectSettingsSource> {
   const cache = createProjectSettingsCache<IngestProjectSettings>({
     load: async (projectId) => {
-      const [keys] = await Promise.all([listDimensionKeys(opts.storage, projectId), getMaskingPolicy(opts.storage, projectId)]);
-      return { dimensionKeys: keys.map((k) => k.key) };
+      const [keys, stored] = await Promise.all([listDimensionKeys(opts.storage, projectId), getMaskingPolicy(opts.storage, projectId)]);
+      // Checked again on load: a stored policy this version cannot apply must stop ingest
+      // for the project (the load fails, the request gets 503), not let raw values through.
+      const policy = stored ? parsePolicy(stored.policy) : null;
+      const masking =
+        policy && policy.rules.length > 0 ? compilePolicy(policy, { hashKey: maskingHashKey(opts.hashKey, projectId) }) : null;
+      return { masking, dimensionKeys: keys.map((k) => k.key) };
     },
     ttlMs: opts.ttlMs,
     logger: opts.logger,

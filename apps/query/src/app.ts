@@ -9,6 +9,7 @@ import { deadLetterRoutes } from './routes/dead-letters.ts';
 import { scoreConfigRoutes } from './routes/score-configs.ts';
 import { scoreRoutes } from './routes/scores.ts';
 import { traceDimensionRoutes } from './routes/trace-dimensions.ts';
+import { traceMaskingRoutes } from './routes/trace-masking.ts';
 import { traceRoutes } from './routes/traces.ts';
 import { traceViewRoutes } from './routes/trace-views.ts';
 
@@ -19,6 +20,8 @@ export interface QueryAppDeps {
   queue: Queue<SpanBatchPayload>;
   /** Tells every process that a project's ingest settings (masking, dimensions) changed. */
   announceSettingsChange: SettingsChangePublisher;
+  /** MASKING_HASH_KEY, for trying policies out as ingest applies them. */
+  maskingHashKey: string;
   logger: Logger;
 }
 
@@ -32,6 +35,7 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/dead-letters', deadLetterRoutes(deps));
   app.route('/trace-dimensions', traceDimensionRoutes(deps));
   app.route('/trace-views', traceViewRoutes(deps));
+  app.route('/trace-masking', traceMaskingRoutes(deps));
   return app;
 }
 

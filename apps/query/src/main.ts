@@ -1,4 +1,4 @@
-import { authSettings, ConfigError, httpSettings, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { authSettings, ConfigError, httpSettings, logSettings, maskingSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
@@ -25,6 +25,7 @@ runMain(async () => {
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,
     announceSettingsChange: settingsChangePublisher(connection, queueConfig.prefix),
+    maskingHashKey: maskingSettings(env).hashKey,
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {

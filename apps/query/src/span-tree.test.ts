@@ -28,6 +28,7 @@ function span(spanId: string, parentSpanId: string | null, qualityFlags: string[
     agentName: null,
     timeToFirstTokenMs: null,
     qualityFlags,
+    maskedRules: [],
   };
 }
 

@@ -6,6 +6,7 @@ import {
   httpSettings,
   ingestSettings,
   logSettings,
+  maskingSettings,
   queueSettings,
   storageSettings,
   writerSettings,
@@ -40,6 +41,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const queueConfig = queueSettings(env);
   const ingestConfig = ingestSettings(env);
   const writerConfig = writerSettings(env);
+  const maskingConfig = maskingSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -78,6 +80,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       connection,
       prefix: queueConfig.prefix,
       ttlMs: ingestConfig.projectSettingsTtlMs,
+      hashKey: maskingConfig.hashKey,
       logger: log,
     });
     stops.push(() => projectSettings.close());
@@ -87,7 +90,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
     app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, projectSettings, logger: log }));
-    app.route('/api/v1', queryRoutes({ storage, auth, queue, announceSettingsChange, logger: log }));
+    app.route('/api/v1', queryRoutes({ storage, auth, queue, announceSettingsChange, maskingHashKey: maskingConfig.hashKey, logger: log }));
     app.onError(apiErrorHandler(log));
     app.notFound(apiNotFound);
     const server = await listen(app, http.host, http.port);

@@ -43,9 +43,11 @@ export const SETTINGS = {
     /** How long ingest trusts its copy of a project's masking policy and dimension keys;
      *  a change is also announced over Redis, so this bounds only a missed announcement. */
     PROJECT_SETTINGS_TTL_MS: intSetting(5_000, 0, 300_000),
-    /** Key of the masking policy's `hash` replacement (HMAC); unset: the project id, so
-     *  equal values hash alike within a project but a guess can be checked. */
-    MASKING_HASH_KEY: optionalString(),
+  },
+  masking: {
+    /** Key of the masking policy's `hash` replacement (HMAC), combined with the project id;
+     *  unset: the project id alone, so a guessed value can be checked against a hash. */
+    MASKING_HASH_KEY: stringSetting(''),
   },
   writer: {
     /** Worker threads doing the per-batch CPU work; 0 runs it on the main thread. */
@@ -110,10 +112,16 @@ export function ingestSettings(env: Env) {
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
     projectSettingsTtlMs: s.PROJECT_SETTINGS_TTL_MS,
-    maskingHashKey: s.MASKING_HASH_KEY,
   };
 }
 export type IngestSettings = ReturnType<typeof ingestSettings>;
+
+/** Ingest applies masking policies and query tries them out (POST /trace-masking/test): both hash alike. */
+export function maskingSettings(env: Env) {
+  const s = parseEnv(SETTINGS.masking, env);
+  return { hashKey: s.MASKING_HASH_KEY };
+}
+export type MaskingSettings = ReturnType<typeof maskingSettings>;
 
 export function writerSettings(env: Env) {
   const s = parseEnv(SETTINGS.writer, env);

@@ -9,7 +9,7 @@ export const SPAN_SUMMARY_SQL = `
     toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
     duration_ms, status, status_message, service_name, model, provider,
     input_tokens, output_tokens, total_tokens, cached_input_tokens, reasoning_tokens,
-    cost, cost_source, tool_name, agent_name, time_to_first_token_ms, quality_flags`;
+    cost, cost_source, tool_name, agent_name, time_to_first_token_ms, quality_flags, masked_rules`;
 
 export interface SpanSummaryRow {
   span_id: string;
@@ -36,6 +36,7 @@ export interface SpanSummaryRow {
   agent_name: string;
   time_to_first_token_ms: number | null;
   quality_flags: string[];
+  masked_rules: string[];
 }
 
 interface SpanDetailRow extends SpanSummaryRow {
@@ -53,6 +54,7 @@ interface SpanDetailRow extends SpanSummaryRow {
   attributes: Record<string, string>;
   attribute_refs: Record<string, string>;
   resource_attributes: Record<string, string>;
+  dimensions: Record<string, string>;
   events: string;
   links: string;
   parent_found: number;
@@ -83,6 +85,8 @@ export interface SpanSummary {
   agentName: string | null;
   timeToFirstTokenMs: number | null;
   qualityFlags: string[];
+  /** Masking rules that changed the span at ingest. */
+  maskedRules: string[];
 }
 
 export interface SpanEvent {
@@ -104,6 +108,8 @@ export interface SpanDetail extends SpanSummary {
   toolCallId: string | null;
   attributes: Record<string, string>;
   resourceAttributes: Record<string, string>;
+  /** Values of the project's dimension keys at ingest. */
+  dimensions: Record<string, string>;
   events: SpanEvent[];
   links: unknown[];
 }
@@ -133,7 +139,7 @@ export async function getSpanDetail(
     query: `
       SELECT ${SPAN_SUMMARY_SQL},
         trace_id, environment, platform, scope_name, scope_version, input, output, session_id, user_id,
-        tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, events, links,
+        tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, dimensions, events, links,
         parent_span_id = '' OR parent_span_id IN (
           SELECT span_id FROM spans
           WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
@@ -166,6 +172,7 @@ export async function getSpanDetail(
       tool_arguments: row.tool_arguments,
     }),
     resourceAttributes: row.resource_attributes,
+    dimensions: row.dimensions,
     events: parseEvents(row.events),
     links: parseJsonArray(row.links),
   };
@@ -197,6 +204,7 @@ export function spanSummaryFromRow(row: SpanSummaryRow): SpanSummary {
     agentName: row.agent_name || null,
     timeToFirstTokenMs: row.time_to_first_token_ms,
     qualityFlags: row.quality_flags,
+    maskedRules: row.masked_rules,
   };
 }
 

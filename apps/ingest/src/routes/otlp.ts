@@ -8,7 +8,9 @@ import {
   encodeRpcStatus,
   partitionValidSpans,
   type OtlpEncoding,
+  type OtlpTraceExport,
 } from '@aos/otlp';
+import { maskExport, type CompiledPolicy } from '@aos/masking';
 import { ApiError, authenticate, type KeyAuthenticator } from '@aos/http';
 import type { SpanBatchPayload } from '@aos/queue';
 import type { Logger } from '@aos/log';
@@ -114,6 +116,7 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
   }
   const receivedAtMs = Date.now();
   const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
+  const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking) : undefined;
 
   if (result.acceptedSpans > 0) {
     try {
@@ -123,6 +126,7 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
           receivedAtMs,
           export: result.accepted,
           ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
+          ...(maskedRules ? { maskedRules } : {}),
         }),
         QUEUE_TIMEOUT_MS,
       );
@@ -136,6 +140,17 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
     status: 200,
     headers: { 'content-type': contentTypeFor(encoding) },
   });
+}
+
+/**
+ * Masks the accepted spans in place and returns the rules that fired per span, keyed by
+ * the span's position in export order (how the writer walks the export), or undefined
+ * when nothing fired.
+ */
+function maskSpans(accepted: OtlpTraceExport, policy: CompiledPolicy): Record<string, string[]> | undefined {
+  const masking = maskExport(accepted, policy);
+  if (masking.spans.length === 0) return undefined;
+  return Object.fromEntries(masking.spans.map((s) => [s.position, s.rules]));
 }
 
 function encodingOf(contentType: string | undefined): OtlpEncoding | null {
