@@ -69,7 +69,8 @@ function agentRun(startMs: number, runIndex: number): ReadableSpan[] {
     'gen_ai.agent.name': 'support-agent',
     'gen_ai.conversation.id': session,
     'user.id': user,
-    'input.value': QUESTION,
+    // One run in ten carries contact details, for the masking phase to find.
+    'input.value': runIndex % 10 === 0 ? `${QUESTION} Reach me at jane.doe@example.com or +44 20 7946 0958.` : QUESTION,
     'output.value': ANSWER,
   });
   const rootId = root.spanContext().spanId;

@@ -8,7 +8,7 @@ import { decodeProtobufExport } from '@aos/otlp';
 import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
-import { SPAN_COLUMNS, encodeSpanRows, type Storage } from '@aos/storage';
+import { SPAN_COLUMNS, createApiKey, encodeSpanRows, type Storage } from '@aos/storage';
 import { agentRequest } from './agent-spans.ts';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
@@ -43,9 +43,39 @@ function startSender(seed: number) {
   return { child, ready, run };
 }
 
-async function countSpans(storage: Storage): Promise<number> {
-  const result = await storage.client.query({ query: 'SELECT count() AS n FROM spans', format: 'JSONEachRow' });
+async function countSpans(storage: Storage, projectId: string): Promise<number> {
+  const result = await storage.client.query({
+    query: 'SELECT count() AS n FROM spans WHERE project_id = {projectId:String}',
+    query_params: { projectId },
+    format: 'JSONEachRow',
+  });
   return Number((await result.json<{ n: string }>())[0]!.n);
+}
+
+/** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
+const REALISTIC_POLICY = {
+  rules: [
+    { name: 'emails', detector: 'email', replacement: { style: 'hash' } },
+    { name: 'cards', detector: 'credit_card', replacement: { style: 'keep_last', n: 4 } },
+    { name: 'phones', detector: 'phone' },
+    { name: 'ibans', detector: 'iban' },
+    { name: 'ids', detector: 'national_id' },
+    { name: 'secrets', detector: 'api_key' },
+    { name: 'tokens', detector: 'bearer_token' },
+    { name: 'jwts', detector: 'jwt' },
+    { name: 'keys', detector: 'private_key' },
+    { name: 'employee-id', pattern: '\\bEMP-\\d{6}\\b', fields: { input: true, output: true, attributes: ['user.*'] } },
+  ],
+};
+
+/** Phase 1: every span of the pools once, timed from the first request until all are queryable. */
+async function endToEnd(senders: ReturnType<typeof startSender>[], url: string, key: string, storage: Storage, projectId: string, totalSpans: number) {
+  const t0 = performance.now();
+  const results = await Promise.all(senders.map((s) => s.run({ url, key, concurrency: 2, seconds: 0 })));
+  const ackedAt = performance.now();
+  while ((await countSpans(storage, projectId)) < totalSpans) await new Promise((r) => setTimeout(r, 200));
+  const seconds = (performance.now() - t0) / 1000;
+  return { results, seconds, rate: totalSpans / seconds, ackSeconds: (ackedAt - t0) / 1000 };
 }
 
 async function bareInsertRate(storage: Storage, requests: number): Promise<number> {
@@ -94,18 +124,28 @@ async function main() {
     console.log(`pool: ${totalSpans} spans in ${SENDERS * POOL_REQUESTS} requests of 1000, ${(totalBytes / totalSpans).toFixed(0)} B/span protobuf, ${SENDERS} senders`);
 
     // Phase 1: every span once, timed until all are queryable.
-    const t0 = performance.now();
-    const results = await Promise.all(senders.map((s) => s.run({ url: service.url, key, concurrency: 2, seconds: 0 })));
-    const ackedAt = performance.now();
-    while ((await countSpans(service.storage)) < totalSpans) await new Promise((r) => setTimeout(r, 200));
-    const e2eSeconds = (performance.now() - t0) / 1000;
-    const e2eRate = totalSpans / e2eSeconds;
+    const { results, seconds: e2eSeconds, rate: e2eRate, ackSeconds } = await endToEnd(senders, service.url, key, service.storage, 'default', totalSpans);
     const p50 = Math.max(...results.map((r) => r.p50));
     const p99 = Math.max(...results.map((r) => r.p99));
     const refused = results.reduce((n, r) => n + r.refused, 0);
-    console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${((ackedAt - t0) / 1000).toFixed(2)} s)`);
+    console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${ackSeconds.toFixed(2)} s)`);
     console.log(`ack latency: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (worst sender); 503 answers: ${refused}`);
     console.log(`writer: ${service.writer.stats.inserts} inserts, ${(service.writer.stats.rows / Math.max(1, service.writer.stats.inserts)).toFixed(0)} rows per insert`);
+
+    // Phase 1 again, into a project with a masking policy: what masking at ingest costs.
+    {
+      const maskedKey = (await createApiKey(service.storage, { projectId: 'bench-masked', name: 'bench', scopes: ['ingest', 'write'] })).secret;
+      const saved = await fetch(`${service.url}/api/v1/trace-masking`, {
+        method: 'POST',
+        headers: { 'x-api-key': maskedKey, 'content-type': 'application/json' },
+        body: JSON.stringify(REALISTIC_POLICY),
+      });
+      if (!saved.ok) throw new Error(`cannot save the masking policy: ${saved.status} ${await saved.text()}`);
+      const masked = await endToEnd(senders, service.url, maskedKey, service.storage, 'bench-masked', totalSpans);
+      console.log(
+        `end to end with a ${REALISTIC_POLICY.rules.length}-rule masking policy: ${Math.round(masked.rate)} spans/s = ${((masked.rate / e2eRate) * 100).toFixed(0)}% of the run without (${masked.seconds.toFixed(2)} s)`,
+      );
+    }
 
     // Phase 2: ack latency under an offered load of half the measured capacity: what an
     // exporter sees when the service is busy but not saturated.
