@@ -21,3 +21,16 @@ export {
   scheduleTraceFlags,
 } from './maintenance-queue.ts';
 export type { MaintenancePayload } from './maintenance-queue.ts';
+export {
+  MONITOR_EVALUATE_JOB,
+  MONITOR_QUEUE,
+  createMonitorQueue,
+  monitorPayloadSchema,
+  parseMonitorPayload,
+  scheduleMonitor,
+  scheduledMonitorIds,
+  unscheduleMonitor,
+} from './monitor-queue.ts';
+export type { MonitorPayload } from './monitor-queue.ts';
+export { WEBHOOK_JOB, WEBHOOK_QUEUE, createWebhookQueue, enqueueWebhook, parseWebhookPayload, webhookPayloadSchema } from './webhook-queue.ts';
+export type { WebhookPayload } from './webhook-queue.ts';

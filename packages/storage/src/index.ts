@@ -60,3 +60,38 @@ export {
   writeTraceFlags,
 } from './trace-flags.ts';
 export type { QuietTrace, TraceFlagsRow, TraceSteps } from './trace-flags.ts';
+export { measureSource } from './timeseries.ts';
+export { EVIDENCE_TRACES, MAX_MONITOR_GROUPS, groupSqlOf, queryMeasureValues, sampleTraceIds } from './monitor-values.ts';
+export type { GroupValue, MeasureValueRequest } from './monitor-values.ts';
+export { createMonitor, deleteMonitor, getMonitor, isMuted, listMonitors, listScheduledMonitors, saveMonitor } from './monitors.ts';
+export type { MonitorDefinition, MonitorFilter, StoredMonitor } from './monitors.ts';
+export {
+  MONITOR_EVENT_KINDS,
+  listMonitorEvents,
+  monitorEventId,
+  readGroupStates,
+  writeGroupStates,
+  writeMonitorEvents,
+} from './monitor-states.ts';
+export type { GroupState, MonitorEvent, MonitorEventKind } from './monitor-states.ts';
+export {
+  FINDING_ASSET_TYPES,
+  FINDING_MOVES,
+  FINDING_STATUSES,
+  FindingMoveError,
+  INVESTIGATOR_KINDS,
+  MAX_EVIDENCE,
+  countFindings,
+  findingHistory,
+  getFinding,
+  listFindings,
+  raiseFinding,
+  saveRiskAssessment,
+  updateFinding,
+} from './findings.ts';
+export type { Finding, FindingAssetType, FindingChange, FindingQuery, FindingStatus, InvestigatorKind, RaiseFindingInput } from './findings.ts';
+export { findingReach } from './finding-reach.ts';
+export type { FindingReach } from './finding-reach.ts';
+export { evaluateMonitor, measureMonitor, monitorWindowFilter } from './monitor-evaluation.ts';
+export type { MeasuredGroup, MonitorEvaluation, MonitorMeasurement } from './monitor-evaluation.ts';
+export { acknowledgeMonitor, muteMonitor, unmuteMonitor } from './monitor-actions.ts';
