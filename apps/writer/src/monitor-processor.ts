@@ -79,14 +79,19 @@ export function startMonitorWorker(deps: MonitorWorkerDeps): MonitorWorker {
     },
   });
   const webhooks = startWebhookWorker({ ...deps, connection });
+  let closing: Promise<void> | undefined;
   return {
     stats: Object.defineProperty(started.stats as MonitorWorker['stats'], 'evaluations', { get: () => evaluations, enumerable: true }),
-    async close() {
-      await reconciled;
-      await Promise.all([started.worker.close(), webhooks.close()]);
-      await queue.close();
-      await webhookQueue.close();
-      await connection.quit();
+    // Idempotent: an owner closing it after a test (or a signal) closed it is harmless.
+    close() {
+      closing ??= (async () => {
+        await reconciled;
+        await Promise.all([started.worker.close(), webhooks.close()]);
+        await queue.close();
+        await webhookQueue.close();
+        await connection.quit();
+      })();
+      return closing;
     },
   };
 }

@@ -114,7 +114,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
 
   app.get('/:id/events', requireKey(deps.auth, 'read'), async (c) => {
     const query = parseOrThrow(listSchema, queryParams(c.req.url, { single: ['projectId', 'limit', 'cursor'] }), 'query');
-    const monitor = await found(c, query.projectId);
+    const monitor = await found(c, projectFor(c.var.apiKey, query.projectId));
     const before = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, { at: /^\d{1,16}$/, id: /^mev_[0-9a-f]{24}$/ });
     const page = await listMonitorEvents(deps.storage, monitor.projectId, monitor.id, {
       limit: query.limit,
@@ -149,10 +149,9 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
   });
 
   /** The monitor named by the path, in the key's project; another project's is "not found". */
-  async function found(c: Context<AuthEnv>, projectId?: string): Promise<StoredMonitor> {
+  async function found(c: Context<AuthEnv>, projectId = requestProject(c)): Promise<StoredMonitor> {
     const id = c.req.param('id')!;
-    const project = projectId === undefined ? requestProject(c) : projectFor(c.var.apiKey, projectId);
-    const monitor = MONITOR_ID.test(id) ? await getMonitor(deps.storage, project, id) : null;
+    const monitor = MONITOR_ID.test(id) ? await getMonitor(deps.storage, projectId, id) : null;
     if (!monitor) throw new ApiError('not_found', `monitor ${id} not found`);
     return monitor;
   }
