@@ -187,11 +187,12 @@ export async function updateFinding(
     await writeFinding(storage, next);
     await storage.client.insert({
       table: 'finding_history',
-      values: changes.map((c) => ({
+      // Changes made together share their time; the index first in the id keeps their order.
+      values: changes.map((c, i) => ({
         project_id: projectId,
         finding_id: id,
         at: msToDateTimeParam(Date.parse(c.at)),
-        id: randomUUID(),
+        id: `${i}-${randomUUID()}`,
         actor: c.actor,
         field: c.field,
         from_value: c.from ?? '',
