@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, raiseFinding, type RaiseFindingInput } from '@aos/storage';
-import { call, seedTraces } from './support/seed-traces.ts';
+import { call, seedTraces, type SeedTrace } from './support/seed-traces.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -9,7 +9,7 @@ const now = Date.now();
 const t = (n: number) => n.toString(16).padStart(32, '0');
 
 // Evidence for the risk assessment: 4 traces, 3 users, 2 sessions, $2 + $3 + $4 + $3 = $12.
-const evidenceTraces = [
+const evidenceTraces: SeedTrace[] = [
   { id: t(0x501), atMs: now - 60 * 60_000, attrs: { 'user.id': 'u1', 'session.id': 's1', 'gen_ai.usage.cost': 2.0 } },
   { id: t(0x502), atMs: now - 59 * 60_000, attrs: { 'user.id': 'u2', 'session.id': 's1', 'gen_ai.usage.cost': 3.0 } },
   { id: t(0x503), atMs: now - 58 * 60_000, attrs: { 'user.id': 'u3', 'session.id': 's2', 'gen_ai.usage.cost': 4.0 } },

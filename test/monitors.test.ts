@@ -124,13 +124,21 @@ describe('monitor state machine over seeded data', () => {
     ]);
     const found = await listFindings(storage(), { projectId: 'default', investigatorId: monitor.id }, { limit: 10 });
     expect(found.findings.map((f) => [f.dedupeKey, f.title])).toEqual([[`monitor:${monitor.id}:alice`, 'spend per user: cost_total above 5 for user "alice"']]);
-    // An hour later alice's traces left the window: her group is judged on 0, back to ok.
+    // An hour later every trace left the window: alice back to ok (an event), the groups retired.
     await evaluateMonitor(storage(), monitor, at(130));
     const later = (await call(svc, 'GET', `/api/v1/trace-monitors/${monitor.id}`)).body;
-    expect(later.groups.map((g: any) => [g.group, g.state, g.value])).toEqual([
-      ['', 'ok', 0],
-      ['alice', 'ok', 0],
-      ['bob', 'ok', 0],
+    expect(later).toMatchObject({ state: 'ok', groups: [], lastEvaluatedAt: new Date(at(130)).toISOString() });
+    // Only alice's moves are news: new groups starting out ok make no event.
+    expect((await events(monitor.id)).map((e) => [e.group, e.fromState, e.toState, e.value])).toEqual([
+      ['alice', 'alert', 'ok', 0],
+      ['alice', null, 'alert', 5.75],
+    ]);
+    // Back in the window, a group starts afresh.
+    await evaluateMonitor(storage(), monitor, at(70));
+    expect((await call(svc, 'GET', `/api/v1/trace-monitors/${monitor.id}`)).body.groups.map((g: any) => [g.group, g.state])).toEqual([
+      ['', 'ok'],
+      ['alice', 'alert'],
+      ['bob', 'ok'],
     ]);
   });
 
@@ -158,12 +166,11 @@ describe('monitor state machine over seeded data', () => {
     await evaluateMonitor(storage(), current, at(30) + 1000); // still the same alert: still acknowledged
     expect((await call(svc, 'GET', path)).body.acknowledged).toBe(true);
     await evaluateMonitor(storage(), current, at(40)); // ok
-    await evaluateMonitor(storage(), current, at(30)); // a new alert
+    await evaluateMonitor(storage(), current, at(30) + 2000); // a new alert
     expect((await call(svc, 'GET', path)).body).toMatchObject({ state: 'alert', acknowledged: false });
     // Unmuted now: this alert raised a finding.
     expect((await listFindings(storage(), { projectId: 'default', investigatorId: monitor.id }, { limit: 10 })).findings).toHaveLength(1);
 
-    // Evaluations were run at past times: their events sit at those times, the actions at now.
     list = await events(monitor.id);
     expect(list).toHaveLength(6);
     expect(list.slice(0, 4).map((e) => [e.kind, e.fromState, e.toState, e.muted])).toEqual([
@@ -172,13 +179,11 @@ describe('monitor state machine over seeded data', () => {
       ['muted', null, null, true],
       ['state_change', 'alert', 'ok', false],
     ]);
-    // The two alerts share their time (both evaluated at minute 30); their order between them is by id.
-    expect(list.slice(4).map((e) => [e.fromState, e.toState, e.muted, e.at])).toEqual(
-      expect.arrayContaining([
-        [null, 'alert', true, new Date(at(30)).toISOString()],
-        ['ok', 'alert', false, new Date(at(30)).toISOString()],
-      ]),
-    );
+    // Evaluations ran at past times: their events sit at those times, the actions at now.
+    expect(list.slice(4).map((e) => [e.fromState, e.toState, e.muted, e.at])).toEqual([
+      ['ok', 'alert', false, new Date(at(30) + 2000).toISOString()],
+      [null, 'alert', true, new Date(at(30)).toISOString()],
+    ]);
     expect(list.find((e) => e.kind === 'muted').detail).toBe(`until ${until}`);
     // Newest first across pages too.
     const first = await call(svc, 'GET', `${path}/events?limit=4`);

@@ -18,7 +18,8 @@ ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/monitor
 ORDER BY (project_id, id);
 
 -- The current state of each group of a monitor ('' for an ungrouped monitor), rewritten
--- at each evaluation; the newest version wins.
+-- at each evaluation; the newest version wins. A group gone from the data and back to ok
+-- (or no data) is retired: kept out of reads until it shows up again.
 CREATE TABLE IF NOT EXISTS monitor_states ON CLUSTER {cluster}
 (
     project_id   String,
@@ -27,12 +28,26 @@ CREATE TABLE IF NOT EXISTS monitor_states ON CLUSTER {cluster}
     state        LowCardinality(String),
     value        Nullable(Float64),
     since        DateTime64(3, 'UTC'),
-    acknowledged UInt8,
     evaluated_at DateTime64(3, 'UTC'),
+    retired      UInt8,
     version      UInt64
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/monitor_states', '{replica}', version)
 ORDER BY (project_id, monitor_id, group_key);
+
+-- Acknowledgements: one per alert of a group, named by the time that alert began, so a
+-- new alert (a new since) needs a new one and the evaluations never overwrite them.
+CREATE TABLE IF NOT EXISTS monitor_acks ON CLUSTER {cluster}
+(
+    project_id  String,
+    monitor_id  String,
+    group_key   String,
+    alert_since DateTime64(3, 'UTC'),
+    at          DateTime64(3, 'UTC'),
+    actor       String
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/monitor_acks', '{replica}')
+ORDER BY (project_id, monitor_id, group_key, alert_since);
 
 -- What happened to a monitor: state changes (with the value, threshold and window that
 -- caused them), mutes, unmutes, acknowledgements. Ids are derived from what they record,

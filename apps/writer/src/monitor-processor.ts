@@ -96,8 +96,15 @@ export function startMonitorWorker(deps: MonitorWorkerDeps): MonitorWorker {
   };
 }
 
-/** Schedules every enabled monitor and removes schedulers of monitors gone or disabled. */
+/**
+ * Schedules every enabled monitor and removes schedulers of monitors gone or disabled.
+ * The schedulers are listed before the monitors: a monitor is stored before it is
+ * scheduled, so one created meanwhile is either in both lists or in neither, never
+ * unscheduled by mistake. A monitor deleted meanwhile may be scheduled again; its first
+ * tick finds it gone and removes the scheduler.
+ */
 export async function reconcileSchedules(storage: Storage, queue: Queue<MonitorPayload>): Promise<void> {
+  const scheduled = await scheduledMonitorIds(queue);
   const monitors = await listScheduledMonitors(storage);
   const wanted = new Set<string>();
   for (const m of monitors) {
@@ -105,7 +112,7 @@ export async function reconcileSchedules(storage: Storage, queue: Queue<MonitorP
     wanted.add(m.id);
     await scheduleMonitor(queue, { projectId: m.projectId, monitorId: m.id }, m.intervalSeconds * 1000);
   }
-  for (const id of await scheduledMonitorIds(queue)) if (!wanted.has(id)) await unscheduleMonitor(queue, id);
+  for (const id of scheduled) if (!wanted.has(id)) await unscheduleMonitor(queue, id);
 }
 
 /** One delivery per state change of a monitor with a webhook; muted changes send nothing. */

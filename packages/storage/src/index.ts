@@ -67,13 +67,15 @@ export { createMonitor, deleteMonitor, getMonitor, isMuted, listMonitors, listSc
 export type { MonitorDefinition, MonitorFilter, StoredMonitor } from './monitors.ts';
 export {
   MONITOR_EVENT_KINDS,
+  lastEvaluations,
   listMonitorEvents,
   monitorEventId,
   readGroupStates,
+  writeAcknowledgements,
   writeGroupStates,
   writeMonitorEvents,
 } from './monitor-states.ts';
-export type { GroupState, MonitorEvent, MonitorEventKind } from './monitor-states.ts';
+export type { GroupState, GroupStateWrite, MonitorEvent, MonitorEventKind } from './monitor-states.ts';
 export {
   FINDING_ASSET_TYPES,
   FINDING_MOVES,

@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { saveMonitor, type StoredMonitor } from './monitors.ts';
-import { monitorEventId, readGroupStates, writeGroupStates, writeMonitorEvents, type MonitorEvent } from './monitor-states.ts';
+import { monitorEventId, readGroupStates, writeAcknowledgements, writeMonitorEvents, type MonitorEvent } from './monitor-states.ts';
 
 /**
  * What people do to a monitor: mute (optionally until a time), unmute, acknowledge the
@@ -54,7 +54,7 @@ export async function acknowledgeMonitor(
   const inAlert = states.filter((s) => s.state === 'alert').map((s) => s.group);
   const alerting = states.filter((s) => s.state === 'alert' && !s.acknowledged);
   if (alerting.length === 0) return { inAlert, acknowledged: [] };
-  await writeGroupStates(storage, monitor.projectId, monitor.id, alerting.map((s) => ({ ...s, acknowledged: true })));
+  await writeAcknowledgements(storage, monitor.projectId, monitor.id, alerting.map((s) => ({ group: s.group, alertSince: s.since })), actor, now);
   await writeMonitorEvents(
     storage,
     monitor.projectId,

@@ -4,7 +4,7 @@ import { raiseFinding } from './findings.ts';
 import { measureByName } from './measures.ts';
 import { queryMeasureValues, sampleTraceIds } from './monitor-values.ts';
 import { isMuted, type MonitorDefinition, type StoredMonitor } from './monitors.ts';
-import { monitorEventId, readGroupStates, writeGroupStates, writeMonitorEvents, type GroupState, type MonitorEvent } from './monitor-states.ts';
+import { monitorEventId, readGroupStates, writeGroupStates, writeMonitorEvents, type GroupStateWrite, type MonitorEvent } from './monitor-states.ts';
 import type { TraceFilter } from './trace-filter.ts';
 
 /**
@@ -83,21 +83,18 @@ export async function evaluateMonitor(storage: Storage, monitor: StoredMonitor, 
   );
   const muted = isMuted(def, now);
   const at = new Date(now).toISOString();
-  const states: GroupState[] = [];
+  const states: GroupStateWrite[] = [];
   const changes: MonitorEvent[] = [];
   for (const g of measurement.groups) {
     const prev = previousByGroup.get(g.group);
     const changed = !prev || prev.state !== g.state;
-    states.push({
-      group: g.group,
-      state: g.state,
-      value: g.value,
-      since: changed ? at : prev.since,
-      // An acknowledgement holds for the alert it was given for; a new alert needs a new one.
-      acknowledged: !changed && g.state === 'alert' && prev.acknowledged,
-      evaluatedAt: at,
-    });
-    if (!changed) continue;
+    // A group gone from the window and judged fine is retired, so groups (sessions,
+    // users) that come and go do not pile up; it starts afresh if it comes back.
+    const retired = def.groupBy !== null && g.traces === 0 && (g.state === 'ok' || g.state === 'no_data');
+    states.push({ group: g.group, state: g.state, value: g.value, since: changed ? at : prev.since, evaluatedAt: at, retired });
+    // Every change is an event, except a new group of a grouped monitor starting out ok:
+    // a new user or session doing fine is no news.
+    if (!changed || (!prev && def.groupBy !== null && g.state === 'ok')) continue;
     const fromState = prev?.state ?? null;
     changes.push({
       id: monitorEventId([monitor.id, g.group, now, fromState, g.state]),

@@ -5,9 +5,10 @@ import { msToDateTimeParam } from './sql-values.ts';
 import { nextVersion } from './versions.ts';
 
 /**
- * The current state of each group of a monitor, and the monitor's events. The writer
- * rewrites a group's state at each evaluation and appends an event when it changes;
- * the API appends mute, unmute and acknowledge events.
+ * The current state of each group of a monitor, its acknowledgements, and its events.
+ * The writer rewrites a group's state at each evaluation and appends an event when it
+ * changes; the API records acknowledgements (apart, so an evaluation never overwrites
+ * one) and appends mute, unmute and acknowledge events.
  */
 
 export interface GroupState {
@@ -16,21 +17,29 @@ export interface GroupState {
   value: number | null;
   /** When the group entered this state (ISO 8601). */
   since: string;
-  /** The current alert was acknowledged; cleared when a new alert begins. */
+  /** The current alert was acknowledged (an alert is named by its since: a new alert needs a new one). */
   acknowledged: boolean;
   evaluatedAt: string;
 }
 
+/** A state as the evaluation writes it; `retired` keeps a group gone from the data out of reads. */
+export type GroupStateWrite = Omit<GroupState, 'acknowledged'> & { retired: boolean };
+
+/** The live (not retired) group states of these monitors, with their acknowledgements. */
 export async function readGroupStates(storage: Storage, projectId: string, monitorIds: readonly string[]): Promise<Map<string, GroupState[]>> {
   const byMonitor = new Map<string, GroupState[]>();
   if (monitorIds.length === 0) return byMonitor;
   const result = await storage.client.query({
     query: `
-      SELECT monitor_id, group_key, state, value, acknowledged,
+      SELECT monitor_id, group_key, state, value,
         toString(toUnixTimestamp64Milli(since)) AS since_ms,
-        toString(toUnixTimestamp64Milli(evaluated_at)) AS evaluated_ms
+        toString(toUnixTimestamp64Milli(evaluated_at)) AS evaluated_ms,
+        state = 'alert' AND (monitor_id, group_key, since) IN (
+          SELECT monitor_id, group_key, alert_since FROM monitor_acks
+          WHERE project_id = {projectId:String} AND monitor_id IN {monitorIds:Array(String)}
+        ) AS acknowledged
       FROM monitor_states FINAL
-      WHERE project_id = {projectId:String} AND monitor_id IN {monitorIds:Array(String)}
+      WHERE project_id = {projectId:String} AND monitor_id IN {monitorIds:Array(String)} AND retired = 0
       ORDER BY monitor_id, group_key`,
     query_params: { projectId, monitorIds },
     format: 'JSONEachRow',
@@ -43,7 +52,7 @@ export async function readGroupStates(storage: Storage, projectId: string, monit
       state: r.state,
       value: r.value === null ? null : Number(r.value),
       since: new Date(Number(r.since_ms)).toISOString(),
-      acknowledged: r.acknowledged === 1,
+      acknowledged: Number(r.acknowledged) === 1,
       evaluatedAt: new Date(Number(r.evaluated_ms)).toISOString(),
     });
     byMonitor.set(r.monitor_id, list);
@@ -51,7 +60,22 @@ export async function readGroupStates(storage: Storage, projectId: string, monit
   return byMonitor;
 }
 
-export async function writeGroupStates(storage: Storage, projectId: string, monitorId: string, states: readonly GroupState[]): Promise<void> {
+/** When each of these monitors was last evaluated (retired groups count); absent when never. */
+export async function lastEvaluations(storage: Storage, projectId: string, monitorIds: readonly string[]): Promise<Map<string, string>> {
+  if (monitorIds.length === 0) return new Map();
+  const result = await storage.client.query({
+    query: `
+      SELECT monitor_id, toString(toUnixTimestamp64Milli(max(evaluated_at))) AS last_ms
+      FROM monitor_states
+      WHERE project_id = {projectId:String} AND monitor_id IN {monitorIds:Array(String)}
+      GROUP BY monitor_id`,
+    query_params: { projectId, monitorIds },
+    format: 'JSONEachRow',
+  });
+  return new Map((await result.json<{ monitor_id: string; last_ms: string }>()).map((r) => [r.monitor_id, new Date(Number(r.last_ms)).toISOString()]));
+}
+
+export async function writeGroupStates(storage: Storage, projectId: string, monitorId: string, states: readonly GroupStateWrite[]): Promise<void> {
   if (states.length === 0) return;
   await storage.client.insert({
     table: 'monitor_states',
@@ -62,9 +86,33 @@ export async function writeGroupStates(storage: Storage, projectId: string, moni
       state: s.state,
       value: s.value,
       since: msToDateTimeParam(Date.parse(s.since)),
-      acknowledged: s.acknowledged ? 1 : 0,
       evaluated_at: msToDateTimeParam(Date.parse(s.evaluatedAt)),
+      retired: s.retired ? 1 : 0,
       version: nextVersion(),
+    })),
+    format: 'JSONEachRow',
+  });
+}
+
+/** Records acknowledgements of the alerts of these groups (each named by the time it began). */
+export async function writeAcknowledgements(
+  storage: Storage,
+  projectId: string,
+  monitorId: string,
+  acks: ReadonlyArray<{ group: string; alertSince: string }>,
+  actor: string,
+  now: number,
+): Promise<void> {
+  if (acks.length === 0) return;
+  await storage.client.insert({
+    table: 'monitor_acks',
+    values: acks.map((a) => ({
+      project_id: projectId,
+      monitor_id: monitorId,
+      group_key: a.group,
+      alert_since: msToDateTimeParam(Date.parse(a.alertSince)),
+      at: msToDateTimeParam(now),
+      actor,
     })),
     format: 'JSONEachRow',
   });

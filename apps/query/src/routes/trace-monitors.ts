@@ -16,7 +16,6 @@ import {
   measureByName,
   measureMonitor,
   muteMonitor,
-  readGroupStates,
   saveMonitor,
   unmuteMonitor,
   type Storage,
@@ -25,7 +24,7 @@ import {
 import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/pagination.ts';
 import { timeParam } from '../filters/time.ts';
 import { parseCreateMonitor, parsePatchMonitor, parsePreviewMonitor } from '../monitors/monitor-input.ts';
-import { monitorView } from '../monitors/monitor-view.ts';
+import { monitorViews } from '../monitors/monitor-view.ts';
 
 export interface MonitorRouteDeps {
   storage: Storage;
@@ -59,9 +58,8 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
     const projectId = projectFor(c.var.apiKey, query.projectId);
     const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, { id: MONITOR_ID }).id;
     const page = await listMonitors(deps.storage, projectId, { limit: query.limit, ...(after ? { afterId: after } : {}) });
-    const states = await readGroupStates(deps.storage, projectId, page.monitors.map((m) => m.id));
     return c.json({
-      data: page.monitors.map((m) => monitorView(m, states.get(m.id) ?? [])),
+      data: await monitorViews(deps.storage, projectId, page.monitors),
       nextCursor: page.nextAfterId ? encodeKeyCursor({ id: page.nextAfterId }) : null,
     });
   });
@@ -71,7 +69,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
     const parsed = parseCreateMonitor(await jsonBody(c), c.var.apiKey, limits);
     const monitor = await createMonitor(deps.storage, { projectId, ...parsed, createdBy: c.var.apiKey.id });
     await syncSchedule(deps.monitorQueue, monitor);
-    return c.json(monitorView(monitor, []), 201);
+    return c.json(await viewOf(deps.storage, monitor), 201);
   });
 
   app.post('/preview', requireKey(deps.auth, 'read'), async (c) => {
@@ -92,8 +90,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
 
   app.get('/:id', requireKey(deps.auth, 'read'), async (c) => {
     const monitor = await found(c);
-    const states = await readGroupStates(deps.storage, monitor.projectId, [monitor.id]);
-    return c.json(monitorView(monitor, states.get(monitor.id) ?? []));
+    return c.json(await viewOf(deps.storage, monitor));
   });
 
   app.patch('/:id', requireKey(deps.auth, 'write'), async (c) => {
@@ -101,8 +98,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
     const parsed = parsePatchMonitor(await jsonBody(c), current, c.var.apiKey, limits);
     const saved = await saveMonitor(deps.storage, { ...current, ...parsed });
     await syncSchedule(deps.monitorQueue, saved);
-    const states = await readGroupStates(deps.storage, saved.projectId, [saved.id]);
-    return c.json(monitorView(saved, states.get(saved.id) ?? []));
+    return c.json(await viewOf(deps.storage, saved));
   });
 
   app.delete('/:id', requireKey(deps.auth, 'write'), async (c) => {
@@ -160,8 +156,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
 }
 
 async function viewOf(storage: Storage, monitor: StoredMonitor) {
-  const states = await readGroupStates(storage, monitor.projectId, [monitor.id]);
-  return monitorView(monitor, states.get(monitor.id) ?? []);
+  return (await monitorViews(storage, monitor.projectId, [monitor]))[0]!;
 }
 
 /** Evaluations follow the monitor: scheduled at its interval while enabled, stopped otherwise. */
