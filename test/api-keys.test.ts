@@ -22,6 +22,8 @@ afterAll(async () => {
 
 const TRACE = 'ab'.repeat(16);
 const SPAN = 'cd'.repeat(8);
+const MONITOR = `mon_${'0'.repeat(28)}`;
+const FINDING = `fnd_${'0'.repeat(24)}`;
 
 /** Every endpoint, the scope it needs, and a request that is otherwise valid. */
 const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: string; body?: string; type?: string; projectParam: boolean }> = [
@@ -49,6 +51,21 @@ const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: st
   { name: 'GET /trace-scores/summary', scope: 'read', method: 'GET', path: `/api/v1/trace-scores/summary?traceId=${TRACE}`, projectParam: true },
   { name: 'PATCH /trace-scores/{id}', scope: 'write', method: 'PATCH', path: '/api/v1/trace-scores/sc_unknown', body: '{"value":1}', type: 'application/json', projectParam: false },
   { name: 'DELETE /trace-scores/{id}', scope: 'write', method: 'DELETE', path: '/api/v1/trace-scores/sc_unknown', projectParam: false },
+  { name: 'GET /trace-monitors', scope: 'read', method: 'GET', path: '/api/v1/trace-monitors', projectParam: true },
+  { name: 'POST /trace-monitors', scope: 'write', method: 'POST', path: '/api/v1/trace-monitors', body: '{"name":"x","measure":"trace_count","windowSeconds":3600,"intervalSeconds":60,"condition":{"operator":"above","threshold":1}}', type: 'application/json', projectParam: true },
+  { name: 'PATCH /trace-monitors/{id}', scope: 'write', method: 'PATCH', path: `/api/v1/trace-monitors/${MONITOR}`, body: '{"name":"y"}', type: 'application/json', projectParam: true },
+  { name: 'DELETE /trace-monitors/{id}', scope: 'write', method: 'DELETE', path: `/api/v1/trace-monitors/${MONITOR}`, projectParam: true },
+  { name: 'GET /trace-monitors/metrics', scope: 'read', method: 'GET', path: '/api/v1/trace-monitors/metrics', projectParam: false },
+  { name: 'POST /trace-monitors/preview', scope: 'read', method: 'POST', path: '/api/v1/trace-monitors/preview', body: '{"name":"x","measure":"trace_count","windowSeconds":3600,"intervalSeconds":60,"condition":{"operator":"above","threshold":1}}', type: 'application/json', projectParam: true },
+  { name: 'GET /trace-monitors/{id}/events', scope: 'read', method: 'GET', path: `/api/v1/trace-monitors/${MONITOR}/events`, projectParam: true },
+  { name: 'POST /trace-monitors/{id}/mute', scope: 'write', method: 'POST', path: `/api/v1/trace-monitors/${MONITOR}/mute`, body: '{}', type: 'application/json', projectParam: true },
+  { name: 'POST /trace-monitors/{id}/unmute', scope: 'write', method: 'POST', path: `/api/v1/trace-monitors/${MONITOR}/unmute`, projectParam: true },
+  { name: 'POST /trace-monitors/{id}/acknowledge', scope: 'write', method: 'POST', path: `/api/v1/trace-monitors/${MONITOR}/acknowledge`, projectParam: true },
+  { name: 'GET /trace-findings', scope: 'read', method: 'GET', path: '/api/v1/trace-findings', projectParam: true },
+  { name: 'GET /trace-findings/counts', scope: 'read', method: 'GET', path: '/api/v1/trace-findings/counts', projectParam: true },
+  { name: 'GET /trace-findings/{id}', scope: 'read', method: 'GET', path: `/api/v1/trace-findings/${FINDING}`, projectParam: true },
+  { name: 'PATCH /trace-findings/{id}', scope: 'write', method: 'PATCH', path: `/api/v1/trace-findings/${FINDING}`, body: '{"status":"investigating"}', type: 'application/json', projectParam: true },
+  { name: 'POST /trace-findings/{id}/risk-assessment', scope: 'write', method: 'POST', path: `/api/v1/trace-findings/${FINDING}/risk-assessment`, projectParam: true },
   { name: 'GET /dead-letters', scope: 'admin', method: 'GET', path: '/api/v1/dead-letters', projectParam: false },
   { name: 'GET /trace-masking', scope: 'read', method: 'GET', path: '/api/v1/trace-masking', projectParam: true },
   { name: 'POST /trace-masking', scope: 'write', method: 'POST', path: '/api/v1/trace-masking', body: '{"rules":[]}', type: 'application/json', projectParam: true },

@@ -168,6 +168,33 @@ describe('trace dimensions', () => {
     expect(await traceIds('dim=plan:pro')).toEqual(['a5']);
   });
 
+  it('lets a monitor group by a dimension (preview), and refuses one that is not a dimension', async () => {
+    const draft = {
+      name: 'traces per tier',
+      measure: 'trace_count',
+      groupBy: 'dim:tier',
+      windowSeconds: 6 * 3600,
+      intervalSeconds: 60,
+      condition: { operator: 'above', threshold: 1.5 },
+    };
+    const res = await svc.api('/api/v1/trace-monitors/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(draft),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as any;
+    const byGroup = Object.fromEntries(body.groups.map((g: any) => [g.group, [g.value, g.state]]));
+    expect(byGroup).toEqual({ gold: [2, 'alert'], free: [1, 'ok'], '': [2, 'alert'] });
+    const unknown = await svc.api('/api/v1/trace-monitors/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...draft, groupBy: 'dim:colour' }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as any).error.details[0].field).toBe('groupBy');
+  });
+
   it('keeps dimensions per project', async () => {
     const res = await svc.api('/api/v1/trace-dimensions', { key: otherKey });
     expect(((await res.json()) as any).data).toEqual([]);

@@ -122,6 +122,16 @@ describe('trace flags', () => {
     expect(loop).toEqual({ flags: ['loop'], details: { loop: 'tool:search → tool:read repeated 4 times from step 1' } });
     const duplicate = await getTraceFlags(svc.service.storage, 'default', DUPLICATE);
     expect(duplicate?.details.duplicate_tools).toBe('lookup called 2 times with arguments {"deep":true,"id":1}');
+    // flag_rate (the measure monitors and timeseries share): 4 flagged of 30 traces.
+    await eventually(async () => {
+      const res = await svc.api('/api/v1/trace-monitors/preview', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ measure: 'flag_rate', windowSeconds: 3600, intervalSeconds: 60, condition: { operator: 'above', threshold: 0.5 } }),
+      });
+      const body = (await res.json()) as { value: number; state: string };
+      return Math.abs(body.value - 4 / 30) < 1e-9 && body.state === 'ok' ? true : undefined;
+    }, 20_000, 'flag_rate 4/30');
     const expensive = await getTraceFlags(svc.service.storage, 'default', EXPENSIVE);
     expect(expensive?.details.cost_outlier).toMatch(/^cost 3 above 0\.00\d+ \(median 0\.00\d+ \+ 5 × MAD 0\.000\d+\)$/);
   });

@@ -2,10 +2,13 @@ import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
 import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
-import type { SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
+import type { MonitorSettings } from '@aos/config';
+import type { MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { deadLetterRoutes } from './routes/dead-letters.ts';
+import { findingRoutes } from './routes/trace-findings.ts';
+import { monitorRoutes } from './routes/trace-monitors.ts';
 import { scoreConfigRoutes } from './routes/score-configs.ts';
 import { scoreRoutes } from './routes/scores.ts';
 import { traceDimensionRoutes } from './routes/trace-dimensions.ts';
@@ -22,6 +25,9 @@ export interface QueryAppDeps {
   announceSettingsChange: SettingsChangePublisher;
   /** MASKING_HASH_KEY, for trying policies out as ingest applies them. */
   maskingHashKey: string;
+  /** Monitor evaluation schedules, kept in step with monitor changes. */
+  monitorQueue: Queue<MonitorPayload>;
+  monitorSettings: MonitorSettings;
   logger: Logger;
 }
 
@@ -31,6 +37,8 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/traces', traceRoutes(deps));
   app.route('/trace-scores', scoreRoutes(deps));
   app.route('/score-configs', scoreConfigRoutes(deps));
+  app.route('/trace-monitors', monitorRoutes(deps));
+  app.route('/trace-findings', findingRoutes(deps));
   app.route('/api-keys', apiKeyRoutes(deps));
   app.route('/dead-letters', deadLetterRoutes(deps));
   app.route('/trace-dimensions', traceDimensionRoutes(deps));

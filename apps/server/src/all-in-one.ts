@@ -7,6 +7,7 @@ import {
   ingestSettings,
   logSettings,
   maskingSettings,
+  monitorSettings,
   queueSettings,
   storageSettings,
   writerSettings,
@@ -16,7 +17,7 @@ import { ingestRoutes, startProjectSettings } from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
-import { createIngestQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startSpanWriter, type SpanWriter } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -42,6 +43,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const ingestConfig = ingestSettings(env);
   const writerConfig = writerSettings(env);
   const maskingConfig = maskingSettings(env);
+  const monitorConfig = monitorSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -65,11 +67,14 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(async () => connection.quit());
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => queue.close());
+    const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
+    stops.push(() => monitorQueue.close());
     const writer = startSpanWriter({
       storage,
       redisUrl,
       prefix: queueConfig.prefix,
       settings: writerConfig,
+      monitorSettings: monitorConfig,
       logger: log,
       logLevel: logSettings(env).level,
     });
@@ -90,7 +95,19 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
     app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, projectSettings, logger: log }));
-    app.route('/api/v1', queryRoutes({ storage, auth, queue, announceSettingsChange, maskingHashKey: maskingConfig.hashKey, logger: log }));
+    app.route(
+      '/api/v1',
+      queryRoutes({
+        storage,
+        auth,
+        queue,
+        announceSettingsChange,
+        maskingHashKey: maskingConfig.hashKey,
+        monitorQueue,
+        monitorSettings: monitorConfig,
+        logger: log,
+      }),
+    );
     app.onError(apiErrorHandler(log));
     app.notFound(apiNotFound);
     const server = await listen(app, http.host, http.port);

@@ -1,4 +1,4 @@
-import { ConfigError, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { ConfigError, logSettings, monitorSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createLogger } from '@aos/log';
 import { onShutdownSignal, runMain } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -12,13 +12,14 @@ runMain(async () => {
   const queueConfig = queueSettings(env);
   const storageConfig = storageSettings(env);
   const settings = writerSettings(env);
+  const monitorConfig = monitorSettings(env);
   if (!queueConfig.redisUrl) throw new ConfigError('REDIS_URL: required when the writer runs on its own');
   if (!storageConfig.url) {
     throw new ConfigError('CLICKHOUSE_URL: required when the writer runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
   await migrate(storage);
-  const writer = startSpanWriter({ storage, redisUrl: queueConfig.redisUrl, prefix: queueConfig.prefix, settings, logger: log, logLevel });
+  const writer = startSpanWriter({ storage, redisUrl: queueConfig.redisUrl, prefix: queueConfig.prefix, settings, monitorSettings: monitorConfig, logger: log, logLevel });
   log.info('writer started', { threads: settings.threads, concurrency: settings.concurrency });
   onShutdownSignal(async () => {
     await writer.close();

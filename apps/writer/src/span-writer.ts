@@ -1,11 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { WriterSettings } from '@aos/config';
+import type { MonitorSettings, WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchProcessor, type EncodedBatch } from './span-batch-processor.ts';
+import { startMonitorWorker, type MonitorWorker } from './monitor-processor.ts';
 import { startTraceFlagsWorker } from './trace-flags-processor.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
@@ -14,12 +15,15 @@ export interface SpanWriterDeps {
   redisUrl: string;
   prefix: string;
   settings: WriterSettings;
+  monitorSettings: MonitorSettings;
   logger: Logger;
   logLevel: LogLevel;
 }
 
 export interface SpanWriter {
   stats: WorkerStats & { inserts: number; rows: number };
+  /** Monitor evaluations and webhook deliveries. */
+  monitors: MonitorWorker;
   /** Stops taking jobs, writes what is pending, and waits for active jobs to finish. */
   close(): Promise<void>;
 }
@@ -60,13 +64,22 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     lockDurationMs: settings.lockDurationMs,
     logger: deps.logger,
   });
+  const monitors = startMonitorWorker({
+    storage: deps.storage,
+    redisUrl: deps.redisUrl,
+    prefix: deps.prefix,
+    lockDurationMs: settings.lockDurationMs,
+    settings: deps.monitorSettings,
+    logger: deps.logger,
+  });
   return {
     stats: Object.defineProperties(workers.stats as SpanWriter['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
       rows: { get: () => batcher.stats.rows, enumerable: true },
     }),
+    monitors,
     async close() {
-      const closing = Promise.all([workers.close(), traceFlags.close()]);
+      const closing = Promise.all([workers.close(), traceFlags.close(), monitors.close()]);
       await batcher.flush();
       await closing;
       await batcher.flush();

@@ -13,12 +13,14 @@ import {
 } from '@aos/queue';
 import {
   findQuietTraces,
+  flagsOfTraces,
   loadTraceSteps,
   projectCostStats,
   writeTraceFlags,
   type Storage,
   type TraceFlagsRow,
 } from '@aos/storage';
+import { raiseTraceFlagFindings } from './trace-flag-findings.ts';
 
 /** Quiet traces judged per pass; a backlog is worked off over the following ticks. */
 export const TRACE_FLAGS_BATCH = 500;
@@ -44,7 +46,10 @@ export interface TraceFlagsPassResult {
   projects: number;
 }
 
-/** Finds traces gone quiet (or with late spans since their flags), computes their flags and writes them. */
+/**
+ * Finds traces gone quiet (or with late spans since their flags), computes their flags,
+ * writes them, and raises findings for flags a trace did not carry before.
+ */
 export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOptions): Promise<TraceFlagsPassResult> {
   const now = opts.now ?? Date.now();
   const costStats = opts.costStats ?? createCostStatsCache();
@@ -55,13 +60,15 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
   for (const [projectId, traceIds] of byProject) {
     const stats = await costStats.get(storage, projectId, opts.rules, now);
     for (let i = 0; i < traceIds.length; i += LOAD_CHUNK) {
-      const traces = await loadTraceSteps(storage, projectId, traceIds.slice(i, i + LOAD_CHUNK));
+      const chunk = traceIds.slice(i, i + LOAD_CHUNK);
+      const [traces, previous] = await Promise.all([loadTraceSteps(storage, projectId, chunk), flagsOfTraces(storage, projectId, chunk)]);
       const rows: TraceFlagsRow[] = traces.map((t) => {
         const { flags, details } = computeTraceFlags(t.spans, t.cost, stats, opts.rules);
         if (flags.length > 0) flagged += 1;
         return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, computedAtMs: now };
       });
       await writeTraceFlags(storage, rows);
+      await raiseTraceFlagFindings(storage, projectId, rows.map((r) => ({ ...r, previous: previous.get(r.traceId) ?? [] })), now);
     }
   }
   return { traces: quiet.length, flagged, projects: byProject.size };

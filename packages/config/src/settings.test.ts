@@ -5,6 +5,7 @@ import {
   httpSettings,
   ingestSettings,
   logSettings,
+  monitorSettings,
   queueSettings,
   storageSettings,
   writerSettings,
@@ -36,6 +37,7 @@ describe('settings', () => {
     expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5 });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });
+    expect(monitorSettings({})).toEqual({ minIntervalSeconds: 60, webhookAttempts: 8, webhookBackoffMs: 2000, webhookTimeoutMs: 10_000 });
   });
 
   it('parses integers and names the variable that is out of bounds', () => {

@@ -69,6 +69,15 @@ export const SETTINGS = {
     TRACE_FLAG_COST_OUTLIER_K: intSetting(5, 1),
     TRACE_FLAG_COST_OUTLIER_MIN_TRACES: intSetting(20, 2),
   },
+  monitors: {
+    /** Shortest evaluation interval a monitor may have (tests lower it). */
+    MONITOR_MIN_INTERVAL_SECONDS: intSetting(60, 1, 86_400),
+    /** Deliveries of a monitor webhook before it is given up (kept in the queue's failed set). */
+    WEBHOOK_ATTEMPTS: intSetting(8, 1, 50),
+    /** First retry delay; each retry waits twice as long as the one before. */
+    WEBHOOK_BACKOFF_MS: intSetting(2000, 10),
+    WEBHOOK_TIMEOUT_MS: intSetting(10_000, 100, 120_000),
+  },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
   },
@@ -146,6 +155,17 @@ export function writerSettings(env: Env) {
   };
 }
 export type WriterSettings = ReturnType<typeof writerSettings>;
+
+export function monitorSettings(env: Env) {
+  const s = parseEnv(SETTINGS.monitors, env);
+  return {
+    minIntervalSeconds: s.MONITOR_MIN_INTERVAL_SECONDS,
+    webhookAttempts: s.WEBHOOK_ATTEMPTS,
+    webhookBackoffMs: s.WEBHOOK_BACKOFF_MS,
+    webhookTimeoutMs: s.WEBHOOK_TIMEOUT_MS,
+  };
+}
+export type MonitorSettings = ReturnType<typeof monitorSettings>;
 
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };

@@ -29,3 +29,26 @@ export {
   type TraceFlagRules,
   type TraceStep,
 } from './trace-flags.ts';
+export {
+  MONITOR_OPERATORS,
+  MONITOR_STATES,
+  NO_DATA_RULES,
+  conditionProblem,
+  judgeValue,
+  thresholdFor,
+  worstState,
+  type MonitorCondition,
+  type MonitorOperator,
+  type MonitorState,
+  type NoDataRule,
+} from './monitor-rules.ts';
+export {
+  FINDING_SEVERITIES,
+  RISK_METHOD,
+  assessRisk,
+  levelOf,
+  likelihoodOf,
+  type FindingSeverity,
+  type RiskAssessment,
+  type RiskInputs,
+} from './risk-assessment.ts';

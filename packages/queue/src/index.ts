@@ -23,3 +23,16 @@ export {
 export type { MaintenancePayload } from './maintenance-queue.ts';
 export { settingsChangePublisher, subscribeSettingsChanges } from './settings-changes.ts';
 export type { SettingsChangePublisher, SettingsChangeSubscription } from './settings-changes.ts';
+export {
+  MONITOR_EVALUATE_JOB,
+  MONITOR_QUEUE,
+  createMonitorQueue,
+  monitorPayloadSchema,
+  parseMonitorPayload,
+  scheduleMonitor,
+  scheduledMonitorIds,
+  unscheduleMonitor,
+} from './monitor-queue.ts';
+export type { MonitorPayload } from './monitor-queue.ts';
+export { WEBHOOK_JOB, WEBHOOK_QUEUE, createWebhookQueue, enqueueWebhook, parseWebhookPayload, webhookPayloadSchema } from './webhook-queue.ts';
+export type { WebhookPayload } from './webhook-queue.ts';

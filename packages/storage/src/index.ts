@@ -40,8 +40,8 @@ export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, 
 export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';
 export { searchSpans } from './span-search.ts';
 export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './span-search.ts';
-export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, groupSql, measureByName } from './measures.ts';
-export type { GroupBy, GroupField, Measure, MeasureName } from './measures.ts';
+export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, groupByOf, groupSql, measureByName } from './measures.ts';
+export type { GroupBy, GroupField, GroupName, Measure, MeasureName } from './measures.ts';
 export { OTHER_GROUP, bucketStarts, queryTimeseries } from './timeseries.ts';
 export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
 export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
@@ -80,3 +80,40 @@ export {
   updateTraceView,
 } from './project-settings/trace-views.ts';
 export type { TraceView, TraceViewInput } from './project-settings/trace-views.ts';
+export { measureSource } from './timeseries.ts';
+export { EVIDENCE_TRACES, MAX_MONITOR_GROUPS, groupSqlOf, queryMeasureValues, sampleTraceIds } from './monitor-values.ts';
+export type { GroupValue, MeasureValueRequest } from './monitor-values.ts';
+export { createMonitor, deleteMonitor, getMonitor, isMuted, listMonitors, listScheduledMonitors, saveMonitor } from './monitors.ts';
+export type { MonitorDefinition, MonitorFilter, StoredMonitor } from './monitors.ts';
+export {
+  MONITOR_EVENT_KINDS,
+  lastEvaluations,
+  listMonitorEvents,
+  monitorEventId,
+  readGroupStates,
+  writeAcknowledgements,
+  writeGroupStates,
+  writeMonitorEvents,
+} from './monitor-states.ts';
+export type { GroupState, GroupStateWrite, MonitorEvent, MonitorEventKind } from './monitor-states.ts';
+export {
+  FINDING_ASSET_TYPES,
+  FINDING_MOVES,
+  FINDING_STATUSES,
+  FindingMoveError,
+  INVESTIGATOR_KINDS,
+  MAX_EVIDENCE,
+  countFindings,
+  findingHistory,
+  getFinding,
+  listFindings,
+  raiseFinding,
+  saveRiskAssessment,
+  updateFinding,
+} from './findings.ts';
+export type { Finding, FindingAssetType, FindingChange, FindingQuery, FindingStatus, InvestigatorKind, RaiseFindingInput } from './findings.ts';
+export { findingReach } from './finding-reach.ts';
+export type { FindingReach } from './finding-reach.ts';
+export { evaluateMonitor, measureMonitor, monitorWindowFilter } from './monitor-evaluation.ts';
+export type { MeasuredGroup, MonitorEvaluation, MonitorMeasurement } from './monitor-evaluation.ts';
+export { acknowledgeMonitor, muteMonitor, unmuteMonitor } from './monitor-actions.ts';

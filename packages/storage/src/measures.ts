@@ -13,6 +13,8 @@ export interface Measure {
   /** What an empty bucket shows: 0 for sums and counts, null where there is nothing to average. */
   empty: 0 | null;
   needsScore?: boolean;
+  /** `is_flagged` (1 when the trace carries a trace flag, else 0) exists when set. */
+  needsFlags?: boolean;
 }
 
 export const MEASURES = [
@@ -31,6 +33,14 @@ export const MEASURES = [
   { name: 'output_tokens', unit: 'tokens', description: 'Output tokens (reasoning included).', sql: 'sum(trace_output_tokens)', empty: 0 },
   { name: 'flagged_span_count', unit: 'count', description: 'Spans with a data-quality flag.', sql: 'sum(flagged_span_count)', empty: 0 },
   { name: 'masked_span_count', unit: 'count', description: 'Spans changed by the masking policy at ingest.', sql: 'sum(masked_span_count)', empty: 0 },
+  {
+    name: 'flag_rate',
+    unit: 'ratio',
+    description: 'Share of traces carrying a trace flag (loop, duplicate_tools, cost_outlier, empty_output), 0 to 1; traces are judged once quiet.',
+    sql: 'avg(is_flagged)',
+    empty: null,
+    needsFlags: true,
+  },
   {
     name: 'score_mean',
     unit: 'score',
@@ -63,6 +73,13 @@ export type GroupField = keyof typeof GROUP_FIELDS;
 
 /** A grouping: a field of the trace row, or one of the project's metadata dimensions. */
 export type GroupBy = GroupField | { dimension: string };
+
+/** A grouping as APIs write it and monitors store it: a field name, or `dim:<key>`. */
+export type GroupName = GroupField | `dim:${string}`;
+
+export function groupByOf(name: GroupName): GroupBy {
+  return name.startsWith('dim:') ? { dimension: name.slice('dim:'.length) } : (name as GroupField);
+}
 
 /**
  * How to group trace rows: the SQL over trace rows, plus the column the per-trace

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from './client.ts';
+import { keyedSerializer } from './serialize.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { ScoreConfigError, throwIfInvalidConfig, type ScoreConfig, type ScoreDataType } from './score-config-rules.ts';
 
@@ -36,7 +37,7 @@ export async function createScoreConfig(
     createdBy: input.createdBy,
   };
   throwIfInvalidConfig(config);
-  return serializedPerProject(storage, config.projectId, async () => {
+  return serializedPerProject(config.projectId, async () => {
     await ensureNameFree(storage, config);
     await writeVersion(storage, config, now);
     return config;
@@ -54,7 +55,7 @@ export async function updateScoreConfig(
   id: string,
   patch: { description?: string; min?: number | null; max?: number | null; categories?: string[]; archived?: boolean },
 ): Promise<ScoreConfig | null> {
-  return serializedPerProject(storage, projectId, async () => {
+  return serializedPerProject(projectId, async () => {
     const [current] = await selectConfigs(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
     if (!current) return null;
     const next: ScoreConfig = { ...current.config };
@@ -152,21 +153,9 @@ async function ensureNameFree(storage: Storage, config: ScoreConfig): Promise<vo
   }
 }
 
-// Per storage and project, the tail of the chain of config writes running in this process.
-const writeChains = new WeakMap<Storage, Map<string, Promise<unknown>>>();
-
-/** Runs config writes of one project one after another, so a check and its write are not interleaved with another's. */
-function serializedPerProject<T>(storage: Storage, projectId: string, work: () => Promise<T>): Promise<T> {
-  let chains = writeChains.get(storage);
-  if (!chains) writeChains.set(storage, (chains = new Map()));
-  const result = (chains.get(projectId) ?? Promise.resolve()).then(work);
-  const tail = result.catch(() => {});
-  chains.set(projectId, tail);
-  void tail.then(() => {
-    if (chains.get(projectId) === tail) chains.delete(projectId);
-  });
-  return result;
-}
+// Config writes of one project run one after another in this process, so a check and
+// its write are not interleaved with another's.
+const serializedPerProject = keyedSerializer();
 
 /** `scfg_` + creation time in hex (so ids sort by creation) + 64 random bits. */
 function newConfigId(now: number): string {

@@ -1,5 +1,5 @@
 import type { Storage } from './client.ts';
-import { groupSql, measureByName, type GroupBy, type MeasureName } from './measures.ts';
+import { groupSql, measureByName, type GroupBy, type Measure, type MeasureName } from './measures.ts';
 import { traceColumnsFor } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
@@ -33,30 +33,12 @@ export const OTHER_GROUP = '__other__';
  */
 export async function queryTimeseries(storage: Storage, filter: TraceFilter, request: TimeseriesRequest): Promise<TimeseriesSeries[]> {
   const measure = measureByName(request.measure);
-  const sql = traceFilterSql(filter);
-  const params: Record<string, unknown> = { ...sql.params, step: request.stepSeconds };
-  const group = request.groupBy ? groupSql(request.groupBy) : null;
-  if (group) Object.assign(params, group.params);
-  const traceRows = `
-    SELECT ${traceColumnsFor(sql.traceConditions)}${group?.traceColumn ? `, ${group.traceColumn}` : ''}
-    FROM spans FINAL
-    WHERE ${sql.spanConditions.join(' AND ')}
-    GROUP BY trace_id`;
-  // A trace's score for the measure: the mean of its scores of that name.
-  const scoreJoin = measure.needsScore
-    ? `LEFT JOIN (
-        SELECT trace_id, avg(value) AS score_value, 1 AS has_score
-        FROM scores FINAL
-        WHERE project_id = {projectId:String} AND name = {measureScore:String} AND value IS NOT NULL AND trace_id != ''
-        GROUP BY trace_id
-      ) AS s USING trace_id`
-    : '';
-  if (measure.needsScore) params.measureScore = request.scoreName ?? '';
-  const from = `(${traceRows}) AS t ${scoreJoin} WHERE ${sql.traceConditions.join(' AND ')}`;
+  const { from, params } = measureSource(filter, measure, request.scoreName, request.groupBy);
+  params.step = request.stepSeconds;
 
   let groupExpression = "''";
-  if (group) {
-    const column = group.column;
+  if (request.groupBy) {
+    const column = groupSql(request.groupBy).column;
     const top = await storage.client.query({
       query: `SELECT ${column} AS grp FROM ${from} GROUP BY grp ORDER BY count() DESC, grp LIMIT {top:UInt32}`,
       query_params: { ...params, top: request.topGroups },
@@ -94,6 +76,47 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
       })),
     };
   });
+}
+
+/**
+ * The FROM clause a measure aggregates over: one row per filtered trace (`t`), with the
+ * trace's score for `score_mean` and its flagged-ness for `flag_rate` joined on, and the filter's trace conditions applied.
+ * Ends with a WHERE, so callers may append `AND …`. Shared by timeseries and monitors.
+ * With `groupBy`, the trace rows carry what grouping needs (see groupSql).
+ */
+export function measureSource(
+  filter: TraceFilter,
+  measure: Measure,
+  scoreName?: string,
+  groupBy?: GroupBy,
+): { from: string; params: Record<string, unknown> } {
+  const sql = traceFilterSql(filter);
+  const group = groupBy ? groupSql(groupBy) : null;
+  const params: Record<string, unknown> = { ...sql.params, ...group?.params };
+  const traceRows = `
+    SELECT ${traceColumnsFor(sql.traceConditions)}${group?.traceColumn ? `, ${group.traceColumn}` : ''}
+    FROM spans FINAL
+    WHERE ${sql.spanConditions.join(' AND ')}
+    GROUP BY trace_id`;
+  // A trace's score for the measure: the mean of its scores of that name.
+  const scoreJoin = measure.needsScore
+    ? `LEFT JOIN (
+        SELECT trace_id, avg(value) AS score_value, 1 AS has_score
+        FROM scores FINAL
+        WHERE project_id = {projectId:String} AND name = {measureScore:String} AND value IS NOT NULL AND trace_id != ''
+        GROUP BY trace_id
+      ) AS s USING trace_id`
+    : '';
+  if (measure.needsScore) params.measureScore = scoreName ?? '';
+  // Unmatched rows of a LEFT JOIN take the column default, so unflagged traces count 0.
+  const flagJoin = measure.needsFlags
+    ? `LEFT JOIN (
+        SELECT trace_id, toUInt8(1) AS is_flagged
+        FROM trace_flags FINAL
+        WHERE project_id = {projectId:String} AND notEmpty(flags)
+      ) AS f USING trace_id`
+    : '';
+  return { from: `(${traceRows}) AS t ${scoreJoin} ${flagJoin} WHERE ${sql.traceConditions.join(' AND ')}`, params };
 }
 
 /** Starts (epoch seconds) of the buckets covering [start, end), aligned as toStartOfInterval aligns them. */

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type Storage } from '@aos/storage';
+import { jsonBody } from './request-helpers.ts';
 
 export interface ApiKeyRouteDeps {
   storage: Storage;
@@ -24,7 +25,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps) {
   app.get('/', async (c) => c.json({ data: await listApiKeys(deps.storage, c.var.apiKey.projectId) }));
 
   app.post('/', async (c) => {
-    const body = parseOrThrow(createKeySchema, await c.req.json().catch(() => undefined), 'body');
+    const body = parseOrThrow(createKeySchema, await jsonBody(c), 'body');
     const created = await createApiKey(deps.storage, { projectId: c.var.apiKey.projectId, ...body });
     return c.json(created, 201);
   });

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type * as v from 'valibot';
-import { projectFor, queryParams, type AuthEnv } from '@aos/http';
+import { ApiError, projectFor, queryParams, type AuthEnv } from '@aos/http';
 
 /**
  * A strictObject words its own issues (unknown key, missing key, not an object) in
@@ -16,7 +16,13 @@ export function requestProject(c: Context<AuthEnv>): string {
   return projectFor(c.var.apiKey, queryParams(c.req.url, { single: ['projectId'] }).projectId as string | undefined);
 }
 
-/** The JSON body, or undefined when there is none or it does not parse (the schema then says "must be a JSON object"). */
-export function jsonBody(c: Context): Promise<unknown> {
-  return c.req.json().catch(() => undefined);
+/** The JSON body; undefined when there is none (the schema then says what is required); 400 when it is not JSON. */
+export async function jsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_request', 'body: must be JSON', [{ field: 'body', message: 'must be JSON' }]);
+  }
 }

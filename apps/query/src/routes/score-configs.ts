@@ -10,7 +10,7 @@ import {
   type Storage,
 } from '@aos/storage';
 import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
-import { requestProject, strictBodyMessage } from './request-helpers.ts';
+import { jsonBody, requestProject, strictBodyMessage } from './request-helpers.ts';
 
 export interface ScoreConfigRouteDeps {
   storage: Storage;
@@ -79,7 +79,7 @@ export function scoreConfigRoutes(deps: ScoreConfigRouteDeps) {
 
   app.post('/', requireKey(deps.auth, 'write'), async (c) => {
     const projectId = requestProject(c);
-    const body = parseOrThrow(createSchema, await c.req.json().catch(() => undefined), 'body');
+    const body = parseOrThrow(createSchema, await jsonBody(c), 'body');
     const created = await withConfigErrors(
       createScoreConfig(deps.storage, { ...body, projectId, createdBy: c.var.apiKey.id }),
     );
@@ -89,7 +89,7 @@ export function scoreConfigRoutes(deps: ScoreConfigRouteDeps) {
   app.patch('/:id', requireKey(deps.auth, 'write'), async (c) => {
     const projectId = requestProject(c);
     const id = c.req.param('id');
-    const { name: _name, dataType: _dataType, ...patch } = parseOrThrow(patchSchema, await c.req.json().catch(() => undefined), 'body');
+    const { name: _name, dataType: _dataType, ...patch } = parseOrThrow(patchSchema, await jsonBody(c), 'body');
     const updated = await withConfigErrors(updateScoreConfig(deps.storage, projectId, id, patch));
     // Another project's config is "not found", not "forbidden": ids of other projects stay unconfirmed.
     if (!updated) throw new ApiError('not_found', `score config ${id} not found`);

@@ -16,6 +16,7 @@ import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/paginat
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { patchScoreSchema, writeScoresBodySchema } from '../scores/score-input.ts';
 import { dataTypeOf, writeScores } from '../scores/write-scores.ts';
+import { jsonBody } from './request-helpers.ts';
 
 export interface ScoreRouteDeps {
   storage: Storage;
@@ -43,7 +44,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
 
   app.post('/', write, async (c) => {
     queryParams(c.req.url, { single: [] });
-    const body = parseOrThrow(writeScoresBodySchema, await c.req.json().catch(() => undefined), 'body');
+    const body = parseOrThrow(writeScoresBodySchema, await jsonBody(c), 'body');
     return c.json({ scores: await writeScores(deps.storage, c.var.apiKey, body.scores) });
   });
 
@@ -73,7 +74,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
 
   app.patch('/:id', write, async (c) => {
     const current = await ownScore(deps.storage, c.var.apiKey, c.req.param('id'));
-    const patch = parseOrThrow(patchScoreSchema, await c.req.json().catch(() => undefined), 'body');
+    const patch = parseOrThrow(patchScoreSchema, await jsonBody(c), 'body');
     const kindChanges = patch.value !== undefined || patch.stringValue !== undefined;
     const next: ScoreRecord = {
       ...current,

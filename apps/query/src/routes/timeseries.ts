@@ -1,9 +1,9 @@
 import type { Handler } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
-import { DIMENSION_KEY_PATTERN } from '@aos/domain';
-import { GROUP_FIELDS, MEASURE_NAMES, queryTimeseries, type GroupField, type Storage } from '@aos/storage';
+import { MEASURE_NAMES, groupByOf, queryTimeseries, type Storage } from '@aos/storage';
 import { ensureDimensionKeys } from '../filters/dimension-keys.ts';
+import { dimensionOfGroup, groupNameSchema } from '../filters/group-by.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 
 /** Bucket widths chosen automatically: the smallest that gives at most TARGET_BUCKETS buckets. */
@@ -11,8 +11,6 @@ const AUTO_STEPS = [60, 300, 900, 1800, 3600, 10_800, 21_600, 43_200, 86_400, 60
 const TARGET_BUCKETS = 120;
 const MAX_BUCKETS = 1000;
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-const GROUP_NAMES = Object.keys(GROUP_FIELDS) as [GroupField, ...GroupField[]];
 
 const timeseriesSchema = v.object({
   measure: v.picklist(MEASURE_NAMES, `must be one of ${MEASURE_NAMES.join(', ')}`),
@@ -24,20 +22,7 @@ const timeseriesSchema = v.object({
       v.minValue(1, 'must be at least 1s'),
     ),
   ),
-  groupBy: v.optional(
-    v.union(
-      [
-        v.picklist(GROUP_NAMES),
-        v.pipe(
-          v.string(),
-          v.regex(/^dim:/),
-          v.transform((s) => ({ dimension: s.slice(4) })),
-          v.check((g) => DIMENSION_KEY_PATTERN.test(g.dimension)),
-        ),
-      ],
-      `must be one of ${GROUP_NAMES.join(', ')}, or dim:<dimension key>`,
-    ),
-  ),
+  groupBy: v.optional(groupNameSchema),
   top: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(50)), '10'),
   measureScore: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });
@@ -60,9 +45,8 @@ export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> 
         { field: 'measureScore', message: 'required with measure=score_mean' },
       ]);
     }
-    if (parsed.groupBy && typeof parsed.groupBy !== 'string') {
-      await ensureDimensionKeys(deps.storage, filter.projectId, [parsed.groupBy.dimension], 'groupBy');
-    }
+    const dimension = dimensionOfGroup(parsed.groupBy);
+    if (dimension !== undefined) await ensureDimensionKeys(deps.storage, filter.projectId, [dimension], 'groupBy');
     const windowSeconds = (filter.endTimeMs - filter.startTimeMs) / 1000;
     const stepSeconds = parsed.interval ?? AUTO_STEPS.find((s) => windowSeconds / s <= TARGET_BUCKETS) ?? AUTO_STEPS.at(-1)!;
     if (windowSeconds / stepSeconds > MAX_BUCKETS) {
@@ -74,9 +58,9 @@ export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> 
       measure: parsed.measure,
       stepSeconds,
       topGroups: parsed.top,
-      ...(parsed.groupBy ? { groupBy: parsed.groupBy } : {}),
+      ...(parsed.groupBy ? { groupBy: groupByOf(parsed.groupBy) } : {}),
       ...(parsed.measureScore ? { scoreName: parsed.measureScore } : {}),
     });
-    return c.json({ measure: parsed.measure, intervalSeconds: stepSeconds, groupBy: query.groupBy ?? null, series });
+    return c.json({ measure: parsed.measure, intervalSeconds: stepSeconds, groupBy: parsed.groupBy ?? null, series });
   };
 }

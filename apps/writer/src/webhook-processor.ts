@@ -1,0 +1,55 @@
+import type { MonitorSettings } from '@aos/config';
+import type { Logger } from '@aos/log';
+import { WEBHOOK_QUEUE, parseWebhookPayload, startWorker, type Redis, type WebhookPayload } from '@aos/queue';
+import { getMonitor, type Storage } from '@aos/storage';
+import { WEBHOOK_HEADERS, signWebhook } from './webhook-signature.ts';
+
+/** Deliveries in flight per writer. */
+const WEBHOOK_CONCURRENCY = 8;
+
+/**
+ * Delivers monitor webhooks: POSTs the body signed with the monitor's secret. Anything
+ * but a 2xx answer (or no answer within WEBHOOK_TIMEOUT_MS) fails the attempt, and
+ * BullMQ retries it with exponential backoff up to WEBHOOK_ATTEMPTS times.
+ */
+export function startWebhookWorker(deps: {
+  storage: Storage;
+  connection: Redis;
+  prefix: string;
+  lockDurationMs: number;
+  settings: MonitorSettings;
+  logger: Logger;
+}): { close(): Promise<void> } {
+  const started = startWorker<WebhookPayload>({
+    queue: WEBHOOK_QUEUE,
+    connection: deps.connection,
+    prefix: deps.prefix,
+    concurrency: WEBHOOK_CONCURRENCY,
+    lockDurationMs: deps.lockDurationMs,
+    logger: deps.logger,
+    processor: async (job) => {
+      const payload = parseWebhookPayload(job.data);
+      const monitor = await getMonitor(deps.storage, payload.projectId, payload.monitorId);
+      // A monitor deleted, or whose webhook was removed, since the change: nothing to send.
+      if (!monitor || !monitor.webhookSecret) return { skipped: true };
+      const timestamp = Math.floor(Date.now() / 1000);
+      const response = await fetch(payload.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'aos-monitor-webhook/1',
+          [WEBHOOK_HEADERS.id]: payload.eventId,
+          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+          [WEBHOOK_HEADERS.signature]: signWebhook(monitor.webhookSecret, timestamp, payload.body),
+        },
+        body: payload.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.settings.webhookTimeoutMs),
+      });
+      await response.body?.cancel();
+      if (response.status < 200 || response.status >= 300) throw new Error(`webhook answered ${response.status}`);
+      return { status: response.status };
+    },
+  });
+  return { close: () => started.worker.close() };
+}
