@@ -168,6 +168,23 @@ describe('masking policy', () => {
     expect(summary.maskedRuleCounts).toEqual({ cards: 1, emails: 1, ibans: 1, jwts: 1, secrets: 1 });
   });
 
+  it('raises one finding for sensitive data masked in outputs, with the traces as evidence', async () => {
+    // ibans is the rule that fired on an output above; the hits are raised every few seconds.
+    const finding = await eventually(async () => {
+      const res = await svc.api('/api/v1/trace-findings?investigator=masking');
+      const body = (await res.json()) as any;
+      return body.data?.length > 0 ? body.data : undefined;
+    });
+    expect(finding).toHaveLength(1);
+    expect(finding[0]).toMatchObject({
+      status: 'open',
+      severity: 'high',
+      investigator: { kind: 'masking', id: 'ibans' },
+      occurrences: 1,
+    });
+    expect(finding[0].evidence).toHaveLength(1);
+  });
+
   it('applies a replaced policy to the very next request', async () => {
     const res = await post('', { rules: [{ name: 'employee-id', pattern: '\\bEMP-\\d{6}\\b' }] });
     expect(res.status).toBe(200);

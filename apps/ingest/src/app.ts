@@ -5,10 +5,12 @@ import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { SpanBatchPayload } from '@aos/queue';
 import { createBackpressure } from './backpressure.ts';
+import type { MaskingFindings } from './masking-findings.ts';
 import type { ProjectSettingsSource } from './project-settings.ts';
 import { otlpRoutes } from './routes/otlp.ts';
 
 export { startProjectSettings, type ProjectSettingsSource } from './project-settings.ts';
+export { MASKING_FINDINGS_FLUSH_MS, createMaskingFindings, type MaskingFindings } from './masking-findings.ts';
 
 export interface IngestAppDeps {
   auth: KeyAuthenticator;
@@ -16,6 +18,8 @@ export interface IngestAppDeps {
   settings: IngestSettings;
   /** Per-project masking policy and dimension keys, applied before spans are queued. */
   projectSettings: ProjectSettingsSource;
+  /** Collects masking hits on outputs and raises findings for them. */
+  maskingFindings: MaskingFindings;
   logger: Logger;
 }
 

@@ -4,7 +4,7 @@ import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
-import { createIngestApp, startProjectSettings } from './app.ts';
+import { MASKING_FINDINGS_FLUSH_MS, createIngestApp, createMaskingFindings, startProjectSettings } from './app.ts';
 
 // Ingest on its own: needs REDIS_URL, and CLICKHOUSE_URL for API key lookups.
 runMain(async () => {
@@ -28,15 +28,18 @@ runMain(async () => {
     hashKey: maskingSettings(env).hashKey,
     logger: log,
   });
+  const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
   const app = createIngestApp({
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,
     settings: ingestConfig,
     projectSettings,
+    maskingFindings,
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('ingest listening', { port }), async () => {
     await projectSettings.close();
+    await maskingFindings.close();
     await queue.close();
     await connection.quit();
     await storage.close();

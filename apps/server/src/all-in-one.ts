@@ -13,7 +13,7 @@ import {
   writerSettings,
 } from '@aos/config';
 import { apiErrorHandler, apiNotFound, createKeyAuthenticator } from '@aos/http';
-import { ingestRoutes, startProjectSettings } from '@aos/ingest';
+import { MASKING_FINDINGS_FLUSH_MS, createMaskingFindings, ingestRoutes, startProjectSettings } from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
@@ -89,12 +89,14 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       logger: log,
     });
     stops.push(() => projectSettings.close());
+    const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
+    stops.push(() => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     const app = new Hono();
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
-    app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, projectSettings, logger: log }));
+    app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log }));
     app.route(
       '/api/v1',
       queryRoutes({

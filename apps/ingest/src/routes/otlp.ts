@@ -17,6 +17,7 @@ import type { Logger } from '@aos/log';
 import type { IngestSettings } from '@aos/config';
 import { BodyError, readBody } from '../body.ts';
 import type { Backpressure } from '../backpressure.ts';
+import type { MaskingFindings } from '../masking-findings.ts';
 import type { IngestProjectSettings, ProjectSettingsSource } from '../project-settings.ts';
 
 export interface OtlpRouteDeps {
@@ -25,6 +26,7 @@ export interface OtlpRouteDeps {
   backpressure: Backpressure;
   settings: IngestSettings;
   projectSettings: ProjectSettingsSource;
+  maskingFindings: MaskingFindings;
   logger: Logger;
 }
 
@@ -116,7 +118,7 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
   }
   const receivedAtMs = Date.now();
   const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
-  const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking) : undefined;
+  const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
 
   if (result.acceptedSpans > 0) {
     try {
@@ -147,9 +149,16 @@ async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
  * the span's position in export order (how the writer walks the export), or undefined
  * when nothing fired.
  */
-function maskSpans(accepted: OtlpTraceExport, policy: CompiledPolicy): Record<string, string[]> | undefined {
+function maskSpans(
+  accepted: OtlpTraceExport,
+  policy: CompiledPolicy,
+  projectId: string,
+  findings: MaskingFindings,
+): Record<string, string[]> | undefined {
   const masking = maskExport(accepted, policy);
   if (masking.spans.length === 0) return undefined;
+  const outputHits = masking.spans.filter((s) => s.outputRules.length > 0);
+  if (outputHits.length > 0) findings.record(projectId, outputHits.map((s) => ({ traceId: s.span.traceId, rules: s.outputRules })));
   return Object.fromEntries(masking.spans.map((s) => [s.position, s.rules]));
 }
 
