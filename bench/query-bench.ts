@@ -1,7 +1,7 @@
 // Trace search and analytics benchmark (issue 3): a large dataset written straight into the
 // embedded engine, then each endpoint timed over HTTP next to the storage query it runs
 // (the same SQL through the ClickHouse client), in the same run. Prints figures; not a test.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SpanRow } from '@aos/domain';
@@ -15,6 +15,7 @@ import {
   listTraces,
   queryTimeseries,
   summarizeTraces,
+  type Storage,
   type TraceFilter,
 } from '@aos/storage';
 
@@ -23,7 +24,12 @@ const SPANS_PER_TRACE = 10;
 const PROJECTS = 4;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const DAY = 86_400_000;
-const now = Date.now();
+/** Set: the dataset is written there once and reused by later runs (their figures then skip the write). */
+const KEEP_DIR = process.env.BENCH_DATA_DIR;
+const MARKER = KEEP_DIR ? path.join(KEEP_DIR, 'bench-dataset.json') : '';
+const reused = KEEP_DIR && existsSync(MARKER) ? (JSON.parse(readFileSync(MARKER, 'utf8')) as { traces: number; now: number }) : null;
+if (reused && reused.traces !== TRACES) throw new Error(`${KEEP_DIR} holds ${reused.traces} traces, not BENCH_TRACES=${TRACES}`);
+const now = reused?.now ?? Date.now();
 const start = now - 7 * DAY;
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const seconds = (ms: number) => (ms / 1000).toFixed(9);
@@ -55,42 +61,49 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 }
 
+/** TRACES traces of 10 spans over 7 days in 4 projects, plus the scale cases. */
+async function writeDataset(storage: Storage) {
+  const t0 = performance.now();
+  const perProject = Math.floor(TRACES / PROJECTS);
+  for (let p = 0; p < PROJECTS; p++) {
+    const projectId = p === 0 ? 'default' : `project-${p}`;
+    for (let first = 0; first < perProject; first += 10_000) {
+      const rows: SpanRow[] = [];
+      for (let t = first; t < Math.min(first + 10_000, perProject); t++) {
+        const at = start + Math.floor(((t + 0.5) / perProject) * 7 * DAY);
+        const traceId = hex(p, 4) + hex(t, 28);
+        for (let s = 0; s < SPANS_PER_TRACE; s++) rows.push(row(projectId, traceId, s, at));
+      }
+      await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(rows));
+    }
+  }
+  // A session of 50,000 traces, a trace of 20,000 spans, and 20 traces whose root input is 1 MB.
+  const big: SpanRow[] = [];
+  for (let t = 0; t < 50_000; t++) big.push(row('default', `5e${hex(t, 30)}`, 0, now - DAY + t * 10, { session_id: 'huge-session' }));
+  for (let s = 0; s < 20_000; s++) big.push(row('default', 'ab'.repeat(16), s, now - 2 * DAY + s));
+  const mb = 'x'.repeat(1024 * 1024);
+  for (let t = 0; t < 20; t++) big.push(row('default', `1b${hex(t, 30)}`, 0, now - 60_000 + t, { input: mb, output: mb }));
+  for (let i = 0; i < big.length; i += 10_000) {
+    await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(big.slice(i, i + 10_000)));
+  }
+  const spans = TRACES * SPANS_PER_TRACE + big.length;
+  console.log(`dataset: ${TRACES} traces / ${spans} spans in ${PROJECTS} projects written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  if (KEEP_DIR) writeFileSync(MARKER, JSON.stringify({ traces: TRACES, now }));
+}
+
 async function main() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-qbench-'));
+  if (KEEP_DIR) mkdirSync(KEEP_DIR, { recursive: true });
+  const dataDir = KEEP_DIR ?? mkdtempSync(path.join(tmpdir(), 'aos-qbench-'));
   const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' }, silentLogger);
   const { storage } = service;
-  const key = service.createdKey!.secret;
+  const key = service.createdKey?.secret ?? readFileSync(path.join(dataDir, 'dev-api-key.txt'), 'utf8').trim();
   const api = (p: string) => fetch(`${service.url}${p}`, { headers: { 'x-api-key': key } }).then(async (r) => {
     if (r.status !== 200) throw new Error(`${p}: ${r.status} ${await r.text()}`);
     return r.arrayBuffer();
   });
   try {
-    // Dataset: TRACES traces of 10 spans over 7 days in 4 projects, plus the scale cases.
-    const t0 = performance.now();
-    const perProject = Math.floor(TRACES / PROJECTS);
-    for (let p = 0; p < PROJECTS; p++) {
-      const projectId = p === 0 ? 'default' : `project-${p}`;
-      for (let first = 0; first < perProject; first += 10_000) {
-        const rows: SpanRow[] = [];
-        for (let t = first; t < Math.min(first + 10_000, perProject); t++) {
-          const at = start + Math.floor(((t + 0.5) / perProject) * 7 * DAY);
-          const traceId = hex(p, 4) + hex(t, 28);
-          for (let s = 0; s < SPANS_PER_TRACE; s++) rows.push(row(projectId, traceId, s, at));
-        }
-        await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(rows));
-      }
-    }
-    // A session of 50,000 traces, a trace of 20,000 spans, and 20 traces whose root input is 1 MB.
-    const big: SpanRow[] = [];
-    for (let t = 0; t < 50_000; t++) big.push(row('default', `5e${hex(t, 30)}`, 0, now - DAY + t * 10, { session_id: 'huge-session' }));
-    for (let s = 0; s < 20_000; s++) big.push(row('default', 'ab'.repeat(16), s, now - 2 * DAY + s));
-    const mb = 'x'.repeat(1024 * 1024);
-    for (let t = 0; t < 20; t++) big.push(row('default', `1b${hex(t, 30)}`, 0, now - 60_000 + t, { input: mb, output: mb }));
-    for (let i = 0; i < big.length; i += 10_000) {
-      await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(big.slice(i, i + 10_000)));
-    }
-    const spans = TRACES * SPANS_PER_TRACE + big.length;
-    console.log(`dataset: ${TRACES} traces / ${spans} spans in ${PROJECTS} projects written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    if (!reused) await writeDataset(storage);
+    else console.log(`dataset: reusing ${TRACES} traces in ${dataDir}`);
 
     const window = `startTime=${new Date(start).toISOString()}&endTime=${new Date(now + 60_000).toISOString()}`;
     const filter: TraceFilter = { projectId: 'default', startTimeMs: start, endTimeMs: now + 60_000 };
@@ -127,7 +140,7 @@ async function main() {
     console.log(`export: ${rows} traces, ${(bytes / 2 ** 20).toFixed(0)} MiB in ${s.toFixed(1)} s = ${Math.round(rows / s)} rows/s (target ≥ 200,000); RSS ${(rss0 / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`);
   } finally {
     await service.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!KEEP_DIR) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
