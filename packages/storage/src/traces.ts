@@ -76,8 +76,37 @@ export interface TracePage {
   next: TraceCursor | null;
 }
 
-/** Lists traces matching the filter, keyset-paginated on (sort value, trace id). */
+/** The first window a start-ordered page looks at; each miss widens it this many times. */
+const PROBE_FIRST_MS = 60 * 60 * 1000;
+const PROBE_GROWTH = 8;
+
+/**
+ * Lists traces matching the filter, keyset-paginated on (sort value, trace id).
+ *
+ * A page in start order only needs the traces nearest its end of the window, so it is
+ * looked for in a short window there first (an hour, then 8 times wider each time too
+ * few traces were found, up to the whole window). A window that yields more than a page
+ * holds the page: every trace outside it starts further from that end. Lists of a busy
+ * project then aggregate the spans of an hour or so instead of the whole week.
+ */
 export async function listTraces(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+  if (page.sortBy !== 'startTime') return queryTracePage(storage, filter, page);
+  // The page continues from the cursor's start time (inclusive: ties are split by trace id).
+  const edgeMs = page.after ? Math.floor(Number(BigInt(page.after.value) / 1_000_000n)) : undefined;
+  const from = page.order === 'desc' ? Math.min(filter.endTimeMs, edgeMs === undefined ? Infinity : edgeMs + 1) : Math.max(filter.startTimeMs, edgeMs ?? -Infinity);
+  for (let width = PROBE_FIRST_MS; ; width *= PROBE_GROWTH) {
+    const probe =
+      page.order === 'desc'
+        ? { ...filter, startTimeMs: Math.max(filter.startTimeMs, from - width), endTimeMs: from }
+        : { ...filter, startTimeMs: from, endTimeMs: Math.min(filter.endTimeMs, from + width) };
+    if (probe.startTimeMs >= probe.endTimeMs) return { traces: [], next: null };
+    const found = await queryTracePage(storage, probe, page);
+    const reachedWindowEdge = page.order === 'desc' ? probe.startTimeMs === filter.startTimeMs : probe.endTimeMs === filter.endTimeMs;
+    if (found.next !== null || reachedWindowEdge) return found;
+  }
+}
+
+async function queryTracePage(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
   const sql = traceFilterSql(filter);
   const sort = TRACE_SORT_FIELDS[page.sortBy];
   const conditions = [...sql.traceConditions];
