@@ -10,6 +10,10 @@ const SESSION_SETTINGS: ClickHouseSettings = {
   // 64-bit integers as strings: token counts and nanosecond times exceed 2^53.
   output_format_json_quote_64bit_integers: 1,
   date_time_output_format: 'simple',
+  // FINAL merges rows per partition only. Correct because the one partitioned table, spans,
+  // has the day of start_time in its key, so rows of one key never sit in two partitions;
+  // a table partitioned otherwise must keep its key inside its partition too.
+  do_not_merge_across_partitions_select_final: 1,
 };
 
 /** Text row formats both engines parse; table and column names come from code, never input. */
