@@ -2,7 +2,7 @@ export { isStorageUnavailable, openStorage, StorageUnavailableError } from './cl
 export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
-export { TRACE_RECORD_FIELDS, TRACE_SORT_FIELDS, listTraces, getTraceRecord } from './traces.ts';
+export { TRACE_RECORD_FIELDS, TRACE_SORT_FIELDS, addTraceTexts, getTraceRecord, listTraces, listTracesInWindow, tracesPerDay } from './traces.ts';
 export type { TraceRecord, TraceCursor, TracePage, TracePageRequest, TraceSortField } from './traces.ts';
 export { listTraceSpans, getSpanDetail } from './spans.ts';
 export type { SpanSummary, SpanDetail, SpanEvent } from './spans.ts';

@@ -1,5 +1,5 @@
 import type { Storage } from './client.ts';
-import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
+import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
 import { TRACE_COLUMNS_SQL, TRACE_TEXT_SQL, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
@@ -68,6 +68,8 @@ export interface TracePageRequest {
   after?: TraceCursor;
   /** Cut input and output to this many characters (list previews); whole when absent (exports). */
   textPreviewChars?: number;
+  /** Leave input and output empty: the caller reads them later, a chunk at a time (addTraceTexts). */
+  withoutTexts?: boolean;
 }
 
 export interface TracePage {
@@ -90,7 +92,7 @@ const PROBE_GROWTH = 8;
  * project then aggregate the spans of an hour or so instead of the whole week.
  */
 export async function listTraces(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
-  if (page.sortBy !== 'startTime') return queryTracePage(storage, filter, page);
+  if (page.sortBy !== 'startTime') return listTracesInWindow(storage, filter, page);
   // The page continues from the cursor's start time (inclusive: ties are split by trace id).
   const edgeMs = page.after ? Math.floor(Number(BigInt(page.after.value) / 1_000_000n)) : undefined;
   const from = page.order === 'desc' ? Math.min(filter.endTimeMs, edgeMs === undefined ? Infinity : edgeMs + 1) : Math.max(filter.startTimeMs, edgeMs ?? -Infinity);
@@ -100,13 +102,14 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
         ? { ...filter, startTimeMs: Math.max(filter.startTimeMs, from - width), endTimeMs: from }
         : { ...filter, startTimeMs: from, endTimeMs: Math.min(filter.endTimeMs, from + width) };
     if (probe.startTimeMs >= probe.endTimeMs) return { traces: [], next: null };
-    const found = await queryTracePage(storage, probe, page);
+    const found = await listTracesInWindow(storage, probe, page);
     const reachedWindowEdge = page.order === 'desc' ? probe.startTimeMs === filter.startTimeMs : probe.endTimeMs === filter.endTimeMs;
     if (found.next !== null || reachedWindowEdge) return found;
   }
 }
 
-async function queryTracePage(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+/** One page over the filter's whole window, without narrowing it first (for callers that slice the window themselves). */
+export async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
   const sql = traceFilterSql(filter);
   const sort = TRACE_SORT_FIELDS[page.sortBy];
   const conditions = [...sql.traceConditions];
@@ -139,12 +142,30 @@ async function queryTracePage(storage: Storage, filter: TraceFilter, page: Trace
   const pageRows = rows.slice(0, page.limit);
   // The page's input/output, read for the returned rows only (they are the heavy columns).
   if (columns !== TRACE_COLUMNS_SQL && pageRows.length > 0) {
-    const texts = await traceTexts(storage, sql.params, pageRows.map((r) => r.trace_id), page.textPreviewChars);
+    const texts = page.withoutTexts
+      ? new Map<string, { trace_input: string; trace_output: string }>()
+      : await traceTexts(storage, sql.params, pageRows.map((r) => r.trace_id), page.textPreviewChars);
     for (const row of pageRows) Object.assign(row, texts.get(row.trace_id) ?? { trace_input: '', trace_output: '' });
   }
   const traces = pageRows.map(traceRecordFromRow);
   const last = rows[page.limit - 1];
   return { traces, next: hasMore && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
+}
+
+/**
+ * Fills in the whole input and output of traces read `withoutTexts`, scanning only the
+ * spans from the first trace's start to an hour past the last one's.
+ */
+export async function addTraceTexts(storage: Storage, projectId: string, traces: TraceRecord[]): Promise<void> {
+  if (traces.length === 0) return;
+  const starts = traces.map((t) => Date.parse(t.startTime));
+  const window = traceFilterSql({ projectId, startTimeMs: Math.min(...starts), endTimeMs: Math.max(...starts) + 1 });
+  const texts = await traceTexts(storage, window.params, traces.map((t) => t.traceId));
+  for (const trace of traces) {
+    const text = texts.get(trace.traceId);
+    trace.input = text?.trace_input ?? '';
+    trace.output = text?.trace_output ?? '';
+  }
 }
 
 /** Root input and output of the given traces, scanning the same window as the list. */
@@ -216,4 +237,23 @@ export function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
     input: row.trace_input,
     output: row.trace_output,
   };
+}
+
+/**
+ * About how many traces have spans on each UTC day of the filter's window (an approximate
+ * distinct count; the filter's other conditions are not applied): enough to cut the window
+ * into slices of a bounded size. Keys are the days' starts in ms since the epoch; days
+ * without spans are absent.
+ */
+export async function tracesPerDay(storage: Storage, filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>): Promise<Map<number, number>> {
+  const result = await storage.client.query({
+    query: `
+      SELECT toUnixTimestamp(toDate(start_time)) * 1000 AS day_ms, uniq(trace_id) AS traces
+      FROM spans
+      WHERE project_id = {projectId:String} AND start_time >= {start:DateTime64(3)} AND start_time < {end:DateTime64(3)}
+      GROUP BY day_ms`,
+    query_params: { projectId: filter.projectId, start: msToDateTimeParam(filter.startTimeMs), end: msToDateTimeParam(filter.endTimeMs) },
+    format: 'JSONEachRow',
+  });
+  return new Map((await result.json<{ day_ms: string; traces: string }>()).map((r) => [Number(r.day_ms), Number(r.traces)]));
 }

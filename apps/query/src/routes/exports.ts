@@ -7,7 +7,9 @@ import {
   finishExport,
   listExportSpans,
   listExports,
-  listTraces,
+  addTraceTexts,
+  listTracesInWindow,
+  tracesPerDay,
   recordExport,
   type ExportKind,
   type SpanExportCursor,
@@ -75,7 +77,7 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
       kind === 'traces'
         ? await exportBody<TraceRecord>({
             ...common,
-            chunks: traceChunks(deps.storage, filter, chunkSize),
+            chunks: traceChunks(deps.storage, filter, chunkSize, true),
             writer: exportWriter(format, TRACE_EXPORT_COLUMNS),
           })
         : await exportBody<SpanExportRow>({
@@ -87,23 +89,55 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
   };
 }
 
-/** The matching traces in start order, keyset-paginated like the trace list. */
 /**
- * Traces are read window slice by window slice: each page aggregates only its slice's spans,
+ * Traces are read window slice by window slice: each read aggregates only its slice's spans,
  * so the cost of an export grows with its size, not with its size squared (a keyset page
  * over the whole window would re-aggregate the whole window every time). A trace belongs
  * to the slice its first span starts in, so slices partition the traces in start order.
+ * A slice's figures come in one read (light rows); the heavy input and output then follow
+ * a chunk at a time, so memory stays bounded by one slice of figures plus one chunk.
  */
-const EXPORT_SLICE_MS = 2 * 60 * 60 * 1000;
+const FIGURES_PAGE = 50_000;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
-async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<TraceRecord[]> {
-  for (let sliceStart = filter.startTimeMs; sliceStart < filter.endTimeMs; sliceStart += EXPORT_SLICE_MS) {
-    const slice = { ...filter, startTimeMs: sliceStart, endTimeMs: Math.min(sliceStart + EXPORT_SLICE_MS, filter.endTimeMs) };
-    yield* keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
-      const page = await listTraces(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after });
+async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number, withTexts: boolean): AsyncGenerator<TraceRecord[]> {
+  for (const slice of await exportSlices(storage, filter)) {
+    const figures = keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
+      const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, withoutTexts: true });
       return { rows: page.traces, next: page.next };
-    }, chunkSize);
+    }, FIGURES_PAGE);
+    for await (const traces of figures) {
+      for (let i = 0; i < traces.length; i += chunkSize) {
+        const chunk = traces.slice(i, i + chunkSize);
+        if (withTexts) await addTraceTexts(storage, filter.projectId, chunk);
+        yield chunk;
+      }
+    }
   }
+}
+
+/**
+ * The export's window cut into slices of about FIGURES_PAGE traces at most. Spans are
+ * sorted by day in storage, so a day is the cheapest slice to read: a day that holds few
+ * enough traces is one slice; a busier one is cut into hours (each read then scans the
+ * day, but returns a bounded number of rows).
+ */
+async function exportSlices(storage: Storage, filter: TraceFilter): Promise<TraceFilter[]> {
+  const perDay = await tracesPerDay(storage, filter);
+  const slices: TraceFilter[] = [];
+  for (let day = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS; day < filter.endTimeMs; day += DAY_MS) {
+    const traces = perDay.get(day);
+    if (traces === undefined) continue; // no span that day, so no trace starts on it
+    const pieces = Math.min(24, Math.max(1, Math.ceil(traces / FIGURES_PAGE)));
+    const step = Math.ceil(24 / pieces) * HOUR_MS;
+    for (let from = day; from < day + DAY_MS; from += step) {
+      const startTimeMs = Math.max(from, filter.startTimeMs);
+      const endTimeMs = Math.min(from + step, day + DAY_MS, filter.endTimeMs);
+      if (startTimeMs < endTimeMs) slices.push({ ...filter, startTimeMs, endTimeMs });
+    }
+  }
+  return slices;
 }
 
 /**
@@ -112,7 +146,7 @@ async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: nu
  * aggregation for every page of spans.
  */
 function spanChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncIterable<SpanExportRow[]> {
-  return nestedChunks(traceChunks(storage, filter, chunkSize), (traces) => {
+  return nestedChunks(traceChunks(storage, filter, chunkSize, false), (traces) => {
     const traceIds = traces.map((t) => t.traceId);
     return keysetChunks<SpanExportRow, SpanExportCursor>(async (limit, after) => {
       const page = await listExportSpans(storage, filter, traceIds, { limit, after });
