@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
+import type { EvaluatorSettings } from '@aos/config';
 import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
-import type { SpanBatchPayload } from '@aos/queue';
+import type { EvaluationPayload, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { deadLetterRoutes } from './routes/dead-letters.ts';
+import { evaluatorRoutes } from './routes/evaluators.ts';
 import { scoreConfigRoutes } from './routes/score-configs.ts';
 import { scoreRoutes } from './routes/scores.ts';
 import { traceRoutes } from './routes/traces.ts';
@@ -15,6 +17,10 @@ export interface QueryAppDeps {
   auth: KeyAuthenticator;
   /** The ingest queue, for listing dead letters. */
   queue: Queue<SpanBatchPayload>;
+  /** Where backfills are queued for the writers. */
+  evaluationQueue: Queue<EvaluationPayload>;
+  /** Model defaults of evaluator runs made by the API (POST /trace-evaluators/{id}/run). */
+  evaluatorSettings: EvaluatorSettings;
   logger: Logger;
 }
 
@@ -24,6 +30,7 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/traces', traceRoutes(deps));
   app.route('/trace-scores', scoreRoutes(deps));
   app.route('/score-configs', scoreConfigRoutes(deps));
+  app.route('/trace-evaluators', evaluatorRoutes(deps));
   app.route('/api-keys', apiKeyRoutes(deps));
   app.route('/dead-letters', deadLetterRoutes(deps));
   return app;

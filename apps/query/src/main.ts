@@ -1,12 +1,12 @@
-import { authSettings, ConfigError, httpSettings, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { authSettings, ConfigError, evaluatorSettings, httpSettings, logSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
 
-// Query on its own: needs CLICKHOUSE_URL, and REDIS_URL for the dead-letter listing.
+// Query on its own: needs CLICKHOUSE_URL, and REDIS_URL for the dead-letter listing and evaluator backfills.
 runMain(async () => {
   const env = process.env;
   const log = createLogger(logSettings(env).level, { service: 'query' });
@@ -20,14 +20,18 @@ runMain(async () => {
   await migrate(storage);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
+  const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
   const app = createQueryApp({
     storage,
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,
+    evaluationQueue,
+    evaluatorSettings: evaluatorSettings(env),
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {
     await queue.close();
+    await evaluationQueue.close();
     await connection.quit();
     await storage.close();
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import {
   authSettings,
+  evaluatorSettings,
   httpSettings,
   ingestSettings,
   logSettings,
@@ -15,7 +16,7 @@ import { ingestRoutes } from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
-import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createRedisConnection } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startSpanWriter, type SpanWriter } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -40,6 +41,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const queueConfig = queueSettings(env);
   const ingestConfig = ingestSettings(env);
   const writerConfig = writerSettings(env);
+  const evaluatorConfig = evaluatorSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -63,11 +65,14 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(async () => connection.quit());
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => queue.close());
+    const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
+    stops.push(() => evaluationQueue.close());
     const writer = startSpanWriter({
       storage,
       redisUrl,
       prefix: queueConfig.prefix,
       settings: writerConfig,
+      evaluatorSettings: evaluatorConfig,
       logger: log,
       logLevel: logSettings(env).level,
     });
@@ -78,7 +83,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
     app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, logger: log }));
-    app.route('/api/v1', queryRoutes({ storage, auth, queue, logger: log }));
+    app.route('/api/v1', queryRoutes({ storage, auth, queue, evaluationQueue, evaluatorSettings: evaluatorConfig, logger: log }));
     app.onError(apiErrorHandler(log));
     app.notFound(apiNotFound);
     const server = await listen(app, http.host, http.port);

@@ -1,11 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { WriterSettings } from '@aos/config';
+import type { EvaluatorSettings, WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchProcessor, type EncodedBatch } from './span-batch-processor.ts';
+import { startEvaluationWorker } from './evaluation-worker.ts';
 import { startTraceFlagsWorker } from './trace-flags-processor.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
@@ -14,6 +15,7 @@ export interface SpanWriterDeps {
   redisUrl: string;
   prefix: string;
   settings: WriterSettings;
+  evaluatorSettings: EvaluatorSettings;
   logger: Logger;
   logLevel: LogLevel;
 }
@@ -49,7 +51,15 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     settings.threads > 0
       ? startWriterThreads(deps, storeBatch)
       : startInThread(deps, storeBatch, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
-  // Trace flags need storage, which lives on this thread.
+  // Trace flags and evaluations need storage, which lives on this thread.
+  const evaluations = startEvaluationWorker({
+    storage: deps.storage,
+    redisUrl: deps.redisUrl,
+    prefix: deps.prefix,
+    settings: deps.evaluatorSettings,
+    lockDurationMs: settings.lockDurationMs,
+    logger: deps.logger,
+  });
   const traceFlags = startTraceFlagsWorker({
     storage: deps.storage,
     redisUrl: deps.redisUrl,
@@ -59,6 +69,8 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     intervalMs: settings.traceFlagsIntervalMs,
     lockDurationMs: settings.lockDurationMs,
     logger: deps.logger,
+    // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
+    onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
   });
   return {
     stats: Object.defineProperties(workers.stats as SpanWriter['stats'], {
@@ -66,7 +78,7 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
       rows: { get: () => batcher.stats.rows, enumerable: true },
     }),
     async close() {
-      const closing = Promise.all([workers.close(), traceFlags.close()]);
+      const closing = Promise.all([workers.close(), traceFlags.close().then(() => evaluations.close())]);
       await batcher.flush();
       await closing;
       await batcher.flush();

@@ -36,6 +36,8 @@ export interface TraceFlagsPassOptions {
   batchSize?: number;
   /** Per-project cost statistics kept between passes (see createCostStatsCache). */
   costStats?: CostStatsCache;
+  /** Told which traces were judged (they went quiet, or got late spans): evaluators that run on new traces start here. */
+  onTracesJudged?: (projectId: string, traceIds: string[]) => Promise<void>;
 }
 
 export interface TraceFlagsPassResult {
@@ -63,6 +65,7 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
       });
       await writeTraceFlags(storage, rows);
     }
+    await opts.onTracesJudged?.(projectId, traceIds);
   }
   return { traces: quiet.length, flagged, projects: byProject.size };
 }
@@ -96,6 +99,7 @@ export interface TraceFlagsWorkerDeps {
   intervalMs: number;
   lockDurationMs: number;
   logger: Logger;
+  onTracesJudged?: TraceFlagsPassOptions['onTracesJudged'];
 }
 
 /**
@@ -120,7 +124,12 @@ export function startTraceFlagsWorker(deps: TraceFlagsWorkerDeps): { stats: Work
     processor: async (job) => {
       if (job.name !== TRACE_FLAGS_JOB) throw new Error(`unknown maintenance job ${job.name}`);
       parseMaintenancePayload(job.data);
-      const result = await runTraceFlagsPass(deps.storage, { rules: deps.rules, quietMs: deps.quietMs, costStats });
+      const result = await runTraceFlagsPass(deps.storage, {
+        rules: deps.rules,
+        quietMs: deps.quietMs,
+        costStats,
+        ...(deps.onTracesJudged ? { onTracesJudged: deps.onTracesJudged } : {}),
+      });
       if (result.traces > 0) log.debug('trace flags computed', { ...result });
       return result;
     },

@@ -61,6 +61,21 @@ export const SETTINGS = {
     TRACE_FLAG_COST_OUTLIER_K: intSetting(5, 1),
     TRACE_FLAG_COST_OUTLIER_MIN_TRACES: intSetting(20, 2),
   },
+  evaluators: {
+    /** Default OpenAI-compatible endpoint of model judges (an evaluator may set its own). */
+    EVALUATOR_MODEL_BASE_URL: urlSetting(['http:', 'https:']),
+    EVALUATOR_MODEL: stringSetting('gpt-4o-mini'),
+    /** Default key for that endpoint; never returned by the API. */
+    EVALUATOR_MODEL_API_KEY: optionalString(),
+    EVALUATOR_TIMEOUT_MS: intSetting(30_000, 100, 600_000),
+    EVALUATOR_MAX_ATTEMPTS: intSetting(3, 1, 10),
+    EVALUATOR_BACKOFF_MS: intSetting(500, 0, 60_000),
+    EVALUATOR_MAX_BACKOFF_MS: intSetting(30_000, 0, 600_000),
+    /** Evaluation jobs (auto-runs, backfill chunks) a writer works on at once. */
+    EVALUATOR_WORKER_CONCURRENCY: intSetting(8, 1, 256),
+    /** Items a backfill job judges before it records its cursor and hands over to the next job. */
+    EVALUATOR_BACKFILL_CHUNK: intSetting(25, 1, 1000),
+  },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
   },
@@ -130,6 +145,22 @@ export function writerSettings(env: Env) {
   };
 }
 export type WriterSettings = ReturnType<typeof writerSettings>;
+
+export function evaluatorSettings(env: Env) {
+  const s = parseEnv(SETTINGS.evaluators, env);
+  return {
+    defaultBaseUrl: s.EVALUATOR_MODEL_BASE_URL ?? null,
+    defaultModel: s.EVALUATOR_MODEL,
+    defaultApiKey: s.EVALUATOR_MODEL_API_KEY ?? null,
+    timeoutMs: s.EVALUATOR_TIMEOUT_MS,
+    maxAttempts: s.EVALUATOR_MAX_ATTEMPTS,
+    backoffMs: s.EVALUATOR_BACKOFF_MS,
+    maxBackoffMs: s.EVALUATOR_MAX_BACKOFF_MS,
+    workerConcurrency: s.EVALUATOR_WORKER_CONCURRENCY,
+    backfillChunk: s.EVALUATOR_BACKFILL_CHUNK,
+  };
+}
+export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;
 
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };

@@ -21,3 +21,14 @@ export {
   scheduleTraceFlags,
 } from './maintenance-queue.ts';
 export type { MaintenancePayload } from './maintenance-queue.ts';
+export {
+  BACKFILL_CHUNK_JOB,
+  EVALUATION_QUEUE,
+  EVALUATOR_RUN_JOB,
+  backfillChunkPayloadSchema,
+  createEvaluationQueue,
+  enqueueBackfillChunk,
+  enqueueEvaluatorRuns,
+  evaluatorRunPayloadSchema,
+} from './evaluation-queue.ts';
+export type { BackfillChunkPayload, EvaluationPayload, EvaluatorRunPayload } from './evaluation-queue.ts';

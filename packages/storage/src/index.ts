@@ -44,7 +44,7 @@ export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, measureByName } from './measures
 export type { GroupField, Measure, MeasureName } from './measures.ts';
 export { OTHER_GROUP, bucketStarts, queryTimeseries } from './timeseries.ts';
 export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
-export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
+export { METADATA_PREFIXES, QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
 export type { QueryField } from './query-language/index.ts';
 export { EXPORT_FORMATS, EXPORT_KINDS, finishExport, listExports, recordExport } from './exports.ts';
 export type { ExportFormat, ExportKind, ExportPage, ExportRecord, ExportStatus } from './exports.ts';
@@ -60,3 +60,30 @@ export {
   writeTraceFlags,
 } from './trace-flags.ts';
 export type { QuietTrace, TraceFlagsRow, TraceSteps } from './trace-flags.ts';
+export {
+  createEvaluator,
+  deleteEvaluator,
+  getEvaluator,
+  getEvaluatorApiKey,
+  listAutoRunEvaluators,
+  listEvaluators,
+  updateEvaluator,
+} from './evaluators.ts';
+export type { EvaluatorWrite, StoredEvaluator } from './evaluators.ts';
+export { countEvaluationItems, evaluationItemKey, listEvaluationItems } from './evaluator-items.ts';
+export type { EvaluationItem, EvaluationTarget, ItemSelection, SpanFilterFields } from './evaluator-items.ts';
+export { MAX_CONTEXT_TEXT_CHARS, MAX_CONTEXT_TRACES, loadEvaluationContext } from './evaluation-context.ts';
+export type { ContextSpan, ContextTrace, EvaluationContext } from './evaluation-context.ts';
+export {
+  createBackfill,
+  getBackfill,
+  getBackfillProgress,
+  judgedItemKeys,
+  listBackfills,
+  markBackfillCancelled,
+  recordBackfillItems,
+  writeBackfillProgress,
+} from './evaluator-backfills.ts';
+export type { BackfillOutcome, BackfillProgress, BackfillRecord, BackfillStatus, JudgedItem } from './evaluator-backfills.ts';
+export { evaluatorScoreStats } from './evaluator-stats.ts';
+export type { EvaluatorStats, EvaluatorStatsBucket } from './evaluator-stats.ts';

@@ -29,6 +29,8 @@ export interface TraceFilter {
   flaggedOnly?: boolean;
   /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
   query?: string;
+  /** Only these traces (an evaluator asking which of the traces that just completed it applies to). */
+  traceIds?: string[];
 }
 
 /** Spans of a trace may start before or after the trace's first span lands in the window;
@@ -59,6 +61,10 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
       endTime: msToParam(filter.endTimeMs),
     },
   };
+  if (filter.traceIds !== undefined) {
+    sql.spanConditions.push('trace_id IN {traceIds:Array(String)}');
+    sql.params.traceIds = filter.traceIds;
+  }
   if (filter.score) addScoreCondition(sql, filter.score);
   if (filter.environment !== undefined) {
     sql.traceConditions.push('trace_environment = {environment:String}');

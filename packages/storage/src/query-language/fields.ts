@@ -57,7 +57,7 @@ function attributeSql(key: string) {
 }
 
 /** Where the conventions put metadata: flattened under a prefix, or a JSON object in `metadata` (OpenInference). */
-const METADATA_PREFIXES = ['metadata.', 'ai.telemetry.metadata.', 'langfuse.trace.metadata.', 'langfuse.observation.metadata.'];
+export const METADATA_PREFIXES = ['metadata.', 'ai.telemetry.metadata.', 'langfuse.trace.metadata.', 'langfuse.observation.metadata.'];
 function metadataSql(key: string) {
   const json = "attributes['metadata']";
   const prefixed = METADATA_PREFIXES.map((p) => `attributes[concat('${p}', ${key})]`);

@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import type { EvaluatorSettings } from '@aos/config';
+import { KeyedLimiter, autoRunsForCompletedTraces, judgeItem, runBackfillChunk, type EvaluatorRuntime } from '@aos/evaluators';
+import type { Logger } from '@aos/log';
+import {
+  BACKFILL_CHUNK_JOB,
+  EVALUATION_QUEUE,
+  EVALUATOR_RUN_JOB,
+  backfillChunkPayloadSchema,
+  createEvaluationQueue,
+  createRedisConnection,
+  enqueueBackfillChunk,
+  enqueueEvaluatorRuns,
+  evaluatorRunPayloadSchema,
+  startWorker,
+  type EvaluationPayload,
+  type WorkerStats,
+} from '@aos/queue';
+import { getEvaluator, type Storage } from '@aos/storage';
+
+export interface EvaluationWorkerDeps {
+  storage: Storage;
+  redisUrl: string;
+  prefix: string;
+  settings: EvaluatorSettings;
+  lockDurationMs: number;
+  logger: Logger;
+}
+
+export interface EvaluationWorker {
+  stats: WorkerStats;
+  /** Queues the automatic judgements of traces that just completed (called by the trace-flags pass). */
+  tracesCompleted(projectId: string, traceIds: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The writer's evaluation work, on this thread (which owns the storage connection):
+ * automatic runs on completed traces and backfill chunks, from the evaluation queue.
+ * Each backfill chunk queues the next one when it is done, so a backfill is a chain of
+ * short jobs that a restarted writer picks up where it stopped.
+ */
+export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWorker {
+  const log = deps.logger.child({ queue: EVALUATION_QUEUE });
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
+  const queue = createEvaluationQueue({ connection, prefix: deps.prefix, logger: deps.logger });
+  const runtime: EvaluatorRuntime = { storage: deps.storage, settings: deps.settings, limiter: new KeyedLimiter(), logger: log };
+  const started = startWorker<EvaluationPayload>({
+    queue: EVALUATION_QUEUE,
+    connection,
+    prefix: deps.prefix,
+    concurrency: deps.settings.workerConcurrency,
+    lockDurationMs: deps.lockDurationMs,
+    logger: deps.logger,
+    processor: async (job) => {
+      if (job.name === BACKFILL_CHUNK_JOB) {
+        const payload = v.parse(backfillChunkPayloadSchema, job.data);
+        const result = await runBackfillChunk(runtime, payload.projectId, payload.backfillId, payload.chunk, deps.settings.backfillChunk);
+        if (result.next !== null) await enqueueBackfillChunk(queue, { ...payload, chunk: result.next });
+        return result;
+      }
+      if (job.name === EVALUATOR_RUN_JOB) {
+        const payload = v.parse(evaluatorRunPayloadSchema, job.data);
+        const evaluator = await getEvaluator(deps.storage, payload.projectId, payload.evaluatorId);
+        // Deleted or switched off since the job was queued: nothing to do.
+        if (!evaluator || !evaluator.autoRun) return { skipped: true };
+        const outcome = await judgeItem(runtime, evaluator, payload.item, 'auto');
+        return { status: outcome.status };
+      }
+      throw new Error(`unknown evaluation job ${job.name}`);
+    },
+  });
+  return {
+    stats: started.stats,
+    async tracesCompleted(projectId, traceIds) {
+      const runs = await autoRunsForCompletedTraces(deps.storage, projectId, traceIds);
+      await enqueueEvaluatorRuns(
+        queue,
+        runs.map((r) => ({ projectId, evaluatorId: r.evaluator.id, item: r.item })),
+      );
+    },
+    async close() {
+      await started.worker.close();
+      await queue.close();
+      await connection.quit();
+    },
+  };
+}
