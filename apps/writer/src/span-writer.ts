@@ -78,7 +78,11 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
       rows: { get: () => batcher.stats.rows, enumerable: true },
     }),
     async close() {
-      const closing = Promise.all([workers.close(), traceFlags.close().then(() => evaluations.close())]);
+      // Evaluation jobs finish before the span workers stop: in tests, an evaluation query
+      // still running while the writer threads ended never returned (embedded engine).
+      await traceFlags.close();
+      await evaluations.close();
+      const closing = workers.close();
       await batcher.flush();
       await closing;
       await batcher.flush();
