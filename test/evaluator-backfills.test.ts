@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@aos/storage';
 import { agentTraces, traceHex } from './support/agent-traces.ts';
 import { judgeReply, startFakeOpenAI, type FakeAnswer, type FakeOpenAI } from './support/fake-openai.ts';
-import { eventually, startTestService, type TestService } from './support/service.ts';
+import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
 let fake: FakeOpenAI;
@@ -15,15 +15,7 @@ const now = Date.now();
 const TRACES = Array.from({ length: 30 }, (_, i) => ({ traceId: traceHex(0x1000 + i), startMs: now - 6 * 3600_000 - i * 2 * 3600_000, empty: i % 3 === 0 }));
 const windowAll = { startTime: new Date(now - 4 * DAY).toISOString(), endTime: new Date(now).toISOString() };
 
-async function api(path: string, init: { method?: string; body?: unknown; key?: string } = {}) {
-  const res = await svc.api(path, {
-    method: init.method ?? 'GET',
-    ...(init.key ? { key: init.key } : {}),
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text };
-}
+const api = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) => jsonCall(svc, path, init);
 
 async function create(body: Record<string, unknown>, key?: string) {
   const res = await api('/api/v1/trace-evaluators', { method: 'POST', body, ...(key ? { key } : {}) });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@aos/storage';
 import { agentTraces, traceHex } from './support/agent-traces.ts';
 import { judgeReply, startFakeOpenAI, type FakeAnswer, type FakeOpenAI } from './support/fake-openai.ts';
-import { eventually, startTestService, type TestService } from './support/service.ts';
+import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
 let fake: FakeOpenAI;
@@ -20,15 +20,7 @@ const TOOLS = traceHex(0xc1);
 const DEV = traceHex(0xd1);
 const SECRET = 'sk-test-0123456789abcdef';
 
-async function api(path: string, init: { method?: string; body?: unknown; key?: string } = {}) {
-  const res = await svc.api(path, {
-    method: init.method ?? 'GET',
-    ...(init.key ? { key: init.key } : {}),
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text };
-}
+const api = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) => jsonCall(svc, path, init);
 
 async function create(body: Record<string, unknown>) {
   const res = await api('/api/v1/trace-evaluators', { method: 'POST', body });

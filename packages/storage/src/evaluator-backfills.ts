@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from './client.ts';
+import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 
 /**
@@ -62,12 +63,6 @@ const REQUEST_COLUMNS = `
     toString(toUnixTimestamp64Milli(window_end)) AS end_ms,
     toString(toUnixTimestamp64Milli(created_at)) AS created_ms,
     if(cancelled_at IS NULL, NULL, toString(toUnixTimestamp64Milli(assumeNotNull(cancelled_at)))) AS cancelled_ms`;
-
-let lastRowVersion = 0;
-function nextRowVersion(): number {
-  lastRowVersion = Math.max(lastRowVersion + 1, Date.now() * 1000);
-  return lastRowVersion;
-}
 
 export async function createBackfill(
   storage: Storage,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from './client.ts';
+import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 
 /**
@@ -48,13 +49,6 @@ interface EvaluatorRow {
   api_key_hint: string;
   created_ms: string;
   updated_ms: string;
-}
-
-let lastRowVersion = 0;
-/** Strictly increasing within the process, so two changes in one millisecond apply in order. */
-function nextRowVersion(): number {
-  lastRowVersion = Math.max(lastRowVersion + 1, Date.now() * 1000);
-  return lastRowVersion;
 }
 
 /** Creates version 1 of an evaluator. */

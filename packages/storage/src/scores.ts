@@ -1,4 +1,5 @@
 import type { Storage } from './client.ts';
+import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 
 export const SCORE_SOURCES = ['api', 'sdk', 'annotation', 'end_user', 'eval'] as const;
@@ -28,16 +29,6 @@ export interface ScoreRecord {
   evaluatorVersion: number | null;
   createdAt: string;
   updatedAt: string;
-}
-
-let lastVersion = 0;
-/**
- * Versions order the writes of one score: microsecond-scaled wall time, kept strictly
- * increasing within the process so two updates in the same millisecond apply in order.
- */
-function nextVersion(): number {
-  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
-  return lastVersion;
 }
 
 /** Where scores are read: one trace (with its spans' scores) or one session. */
@@ -88,7 +79,7 @@ export async function findScores(storage: Storage, projectId: string, ids: reado
  */
 export async function writeScoreVersions(storage: Storage, scores: readonly ScoreRecord[], deleted = false): Promise<void> {
   if (scores.length === 0) return;
-  const version = nextVersion();
+  const version = nextRowVersion();
   await storage.client.insert({
     table: 'scores',
     values: scores.map((s) => ({

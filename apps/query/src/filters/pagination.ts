@@ -96,3 +96,22 @@ function invalidCursor(): ApiError {
     { field: 'cursor', message: 'not a cursor issued by this API' },
   ]);
 }
+
+/**
+ * The `cursor` of lists ordered by id: the last id of the previous page, base64url-encoded
+ * so clients treat it as opaque; it must decode to an id of the list's kind.
+ */
+export function idCursorParam(idPattern: RegExp) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => Buffer.from(s, 'base64url').toString('utf8')),
+      v.regex(idPattern, 'not a cursor issued by this API: pass back a nextCursor unchanged'),
+    ),
+  );
+}
+
+/** The `nextCursor` of a list ordered by id. */
+export function encodeIdCursor(id: string | null): string | null {
+  return id === null ? null : Buffer.from(id).toString('base64url');
+}

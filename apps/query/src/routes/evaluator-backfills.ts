@@ -4,7 +4,7 @@ import { estimateBackfill, itemSelection } from '@aos/evaluators';
 import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv } from '@aos/http';
 import { enqueueBackfillChunk } from '@aos/queue';
 import { countEvaluationItems, createBackfill, getBackfill, listBackfills, markBackfillCancelled } from '@aos/storage';
-import { limitParam } from '../filters/pagination.ts';
+import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 import { findEvaluator, type EvaluatorRouteDeps } from '../evaluators/find-evaluator.ts';
 
 /** The longest window a backfill may judge. */
@@ -26,13 +26,7 @@ const createSchema = v.strictObject({
 const listSchema = v.object({
   projectId: v.optional(v.string()),
   limit: limitParam(50),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => Buffer.from(s, 'base64url').toString('utf8')),
-      v.regex(BACKFILL_ID, 'not a cursor issued by this API: pass back a nextCursor unchanged'),
-    ),
-  ),
+  cursor: idCursorParam(BACKFILL_ID),
 });
 
 /** `/trace-evaluators/{id}/backfills`: start one (or estimate it), list them with their progress. */
@@ -76,7 +70,7 @@ export function backfillRoutes(deps: EvaluatorRouteDeps) {
     const page = await listBackfills(deps.storage, projectId, evaluator.id, { limit: query.limit, ...(query.cursor ? { beforeId: query.cursor } : {}) });
     return c.json({
       data: page.backfills,
-      nextCursor: page.nextBeforeId === null ? null : Buffer.from(page.nextBeforeId).toString('base64url'),
+      nextCursor: encodeIdCursor(page.nextBeforeId),
     });
   });
   return app;

@@ -26,7 +26,7 @@ import {
 } from '@aos/storage';
 import { presentEvaluator, toStore } from '../evaluators/evaluator-body.ts';
 import { EVALUATOR_ID, findEvaluator, type EvaluatorRouteDeps } from '../evaluators/find-evaluator.ts';
-import { limitParam } from '../filters/pagination.ts';
+import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 import { backfillRoutes, cancelBackfillRoute } from './evaluator-backfills.ts';
 import { evaluatorStatsHandler } from './evaluator-stats.ts';
 
@@ -34,13 +34,7 @@ import { evaluatorStatsHandler } from './evaluator-stats.ts';
 const listSchema = v.object({
   projectId: v.optional(v.string()),
   limit: limitParam(100),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => Buffer.from(s, 'base64url').toString('utf8')),
-      v.regex(EVALUATOR_ID, 'not a cursor issued by this API: pass back a nextCursor unchanged'),
-    ),
-  ),
+  cursor: idCursorParam(EVALUATOR_ID),
 });
 
 const runSchema = v.strictObject({
@@ -80,7 +74,7 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
     const page = await listEvaluators(deps.storage, projectId, { limit: query.limit, ...(query.cursor ? { afterId: query.cursor } : {}) });
     return c.json({
       data: page.evaluators.map(presentEvaluator),
-      nextCursor: page.nextAfterId === null ? null : Buffer.from(page.nextAfterId).toString('base64url'),
+      nextCursor: encodeIdCursor(page.nextAfterId),
     });
   });
 

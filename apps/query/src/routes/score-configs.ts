@@ -9,7 +9,7 @@ import {
   updateScoreConfig,
   type Storage,
 } from '@aos/storage';
-import { limitParam } from '../filters/pagination.ts';
+import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 
 export interface ScoreConfigRouteDeps {
   storage: Storage;
@@ -65,14 +65,7 @@ const listSchema = v.object({
     'false',
   ),
   limit: limitParam(100),
-  // The cursor is the last id of the previous page, base64url-encoded so clients treat it as opaque.
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) => Buffer.from(s, 'base64url').toString('utf8')),
-      v.regex(CONFIG_ID, 'not a cursor issued by this API: pass back a nextCursor unchanged'),
-    ),
-  ),
+  cursor: idCursorParam(CONFIG_ID),
 });
 
 /** Score configs of the caller's project: read to list, write to create and change. */
@@ -87,7 +80,7 @@ export function scoreConfigRoutes(deps: ScoreConfigRouteDeps) {
       limit: query.limit,
       ...(query.cursor !== undefined ? { afterId: query.cursor } : {}),
     });
-    const nextCursor = page.nextAfterId === null ? null : Buffer.from(page.nextAfterId).toString('base64url');
+    const nextCursor = encodeIdCursor(page.nextAfterId);
     return c.json({ data: page.configs, nextCursor });
   });
 
