@@ -44,6 +44,9 @@ export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWor
   const log = deps.logger.child({ queue: EVALUATION_QUEUE });
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const queue = createEvaluationQueue({ connection, prefix: deps.prefix, logger: deps.logger });
+  // Set when the writer stops: a running backfill chunk gives up before its next items
+  // (its job is retried later) instead of holding the shutdown for all of them.
+  let stopping = false;
   const runtime: EvaluatorRuntime = { storage: deps.storage, settings: deps.settings, limiter: new KeyedLimiter(), logger: log };
   const started = startWorker<EvaluationPayload>({
     queue: EVALUATION_QUEUE,
@@ -55,7 +58,14 @@ export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWor
     processor: async (job) => {
       if (job.name === BACKFILL_CHUNK_JOB) {
         const payload = v.parse(backfillChunkPayloadSchema, job.data);
-        const result = await runBackfillChunk(runtime, payload.projectId, payload.backfillId, payload.chunk, deps.settings.backfillChunk);
+        const result = await runBackfillChunk(
+          runtime,
+          payload.projectId,
+          payload.backfillId,
+          payload.chunk,
+          deps.settings.backfillChunk,
+          () => stopping,
+        );
         if (result.next !== null) await enqueueBackfillChunk(queue, { ...payload, chunk: result.next });
         return result;
       }
@@ -80,6 +90,7 @@ export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWor
       );
     },
     async close() {
+      stopping = true;
       await started.worker.close();
       await queue.close();
       await connection.quit();

@@ -23,6 +23,11 @@ import { itemSelection } from './selection.ts';
  */
 export type ChunkResult = { next: number | null };
 
+/** Thrown when the writer stops in the middle of a chunk: the job fails and is retried, from the items not yet judged. */
+export class BackfillInterrupted extends Error {
+  override name = 'BackfillInterrupted';
+}
+
 interface Cursor {
   chunk: number;
   afterKey: string | null;
@@ -39,6 +44,7 @@ export async function runBackfillChunk(
   backfillId: string,
   chunk: number,
   chunkSize: number,
+  shouldStop: () => boolean = () => false,
 ): Promise<ChunkResult> {
   const { storage } = runtime;
   const backfill = await getBackfill(storage, projectId, backfillId);
@@ -63,6 +69,7 @@ export async function runBackfillChunk(
   const todo = page.items.filter((item) => !done.has(evaluationItemKey(item)));
   const group = definitionOf(evaluator).concurrency;
   for (let i = 0; i < todo.length; i += group) {
+    if (shouldStop()) throw new BackfillInterrupted(`backfill ${backfillId} chunk ${chunk} interrupted: the writer is stopping`);
     const current = await getBackfill(storage, projectId, backfillId);
     if (!current || current.cancelledAt) return finish('cancelled');
     await Promise.all(
