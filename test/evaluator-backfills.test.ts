@@ -97,6 +97,28 @@ describe('backfills', () => {
     expect(cancel.body.error.message).toMatch(/already completed/);
   });
 
+  it('pages through span items by their keys, with the span filter and the trace filter', async () => {
+    const spans = await create({ name: 'span empty', template: 'empty_output', target: 'span', spanFilter: { type: 'agent' } });
+    const estimate = async (evaluator: any) =>
+      (await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { ...windowAll, dryRun: true } })).body.estimate.items;
+    expect(await estimate(spans)).toBe(30);
+    expect(await estimate(await create({ name: 'llm spans', template: 'empty_output', target: 'span', spanFilter: { type: 'llm' } }))).toBe(0);
+    expect(await estimate(await create({ name: 'error traces', template: 'empty_output', target: 'span', filter: { status: 'error' } }))).toBe(0);
+    expect(await estimate(await create({ name: 'sessions', template: 'empty_output', target: 'session' }))).toBe(0);
+    // Half of 30 by a hash of evaluator and item: outside 6..29 has odds below 1 in 5,000.
+    const sampled = await estimate(await create({ name: 'half', template: 'empty_output', samplingRate: 0.5 }));
+    expect(sampled).toBeGreaterThan(5);
+    expect(sampled).toBeLessThan(30);
+    const started = await api(`/api/v1/trace-evaluators/${spans.id}/backfills`, { method: 'POST', body: windowAll });
+    const done = await eventually(async () => {
+      const b = await backfillOf(spans.id, started.body.id);
+      return b.status === 'completed' ? b : undefined;
+    }, 30_000, 'the span backfill');
+    expect(done).toMatchObject({ total: 30, processed: 30, scoresWritten: 30 });
+    const scores = (await api(`/api/v1/trace-scores?traceId=${TRACES[3]!.traceId}`)).body.data.filter((s: any) => s.evaluatorId === spans.id);
+    expect(scores).toMatchObject([{ spanId: '0000000000000001', value: TRACES[3]!.empty }]);
+  });
+
   it('a model judge backfill counts failed items and stops promptly when cancelled', async () => {
     let calls = 0;
     // Slow answers; every fourth is unusable.

@@ -37,9 +37,14 @@ export function evaluationItemKey(item: EvaluationItem): string {
 
 const SAMPLE_SCALE = 1_000_000;
 
-function itemsSql(selection: ItemSelection, params: Record<string, unknown>): string {
+function itemsSql(selection: ItemSelection, params: Record<string, unknown>, afterKey?: string): string {
   const sql = traceFilterSql(selection.filter);
   Object.assign(params, sql.params);
+  if (afterKey !== undefined && selection.target !== 'session') {
+    // Trace and span keys start with the trace id: later pages aggregate only later traces.
+    sql.spanConditions.push('trace_id >= {afterTrace:String}');
+    params.afterTrace = afterKey.split('/')[0];
+  }
   const traces = `
     SELECT ${traceColumnsFor(sql.traceConditions)} FROM spans FINAL
     WHERE ${sql.spanConditions.join(' AND ')} GROUP BY trace_id`;
@@ -92,7 +97,7 @@ export async function listEvaluationItems(
   page: { limit: number; afterKey?: string },
 ): Promise<{ items: EvaluationItem[]; lastKey: string | null; more: boolean }> {
   const params: Record<string, unknown> = { limit: page.limit + 1 };
-  let query = itemsSql(selection, params);
+  let query = itemsSql(selection, params, page.afterKey);
   if (page.afterKey !== undefined) {
     query = `SELECT * FROM (${query}) WHERE item_key > {afterKey:String}`;
     params.afterKey = page.afterKey;
