@@ -50,36 +50,29 @@ class AttemptError extends Error {
   }
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    }, { once: true });
-  });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Sends the messages and returns the reply's text; throws ModelCallError after the last attempt. */
-export async function chatCompletion(settings: ModelCallSettings, messages: ChatMessage[], signal?: AbortSignal): Promise<ChatReply> {
+export async function chatCompletion(settings: ModelCallSettings, messages: ChatMessage[]): Promise<ChatReply> {
   let lastError = 'no attempt made';
   for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
     try {
-      const reply = await attemptOnce(settings, messages, signal);
+      const reply = await attemptOnce(settings, messages);
       return { ...reply, attempts: attempt };
     } catch (err) {
       const failure = err instanceof AttemptError ? err : new AttemptError(String((err as Error).message ?? err), true);
       lastError = failure.message;
-      if (!failure.retryable || attempt === settings.maxAttempts || signal?.aborted) {
+      if (!failure.retryable || attempt === settings.maxAttempts) {
         throw new ModelCallError(`${failure.message} (after ${attempt} attempt${attempt === 1 ? '' : 's'})`, attempt);
       }
       const backoff = settings.backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
-      await sleep(Math.min(settings.maxBackoffMs, failure.retryAfterMs ?? backoff), signal);
+      await sleep(Math.min(settings.maxBackoffMs, failure.retryAfterMs ?? backoff));
     }
   }
   throw new ModelCallError(lastError, settings.maxAttempts);
 }
 
-async function attemptOnce(settings: ModelCallSettings, messages: ChatMessage[], signal?: AbortSignal) {
+async function attemptOnce(settings: ModelCallSettings, messages: ChatMessage[]) {
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
@@ -89,7 +82,7 @@ async function attemptOnce(settings: ModelCallSettings, messages: ChatMessage[],
       method: 'POST',
       headers,
       body: JSON.stringify({ model: settings.model, messages, temperature: settings.temperature, max_tokens: settings.maxTokens }),
-      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+      signal: timeout,
     });
   } catch (err) {
     if (timeout.aborted) throw new AttemptError(`the model did not answer within ${settings.timeoutMs} ms`, true);
