@@ -21,6 +21,7 @@ const env = {
   EVALUATOR_BACKFILL_CHUNK: '4',
 };
 const children: ChildService[] = [];
+const TRACES_STOP = Array.from({ length: 12 }, (_, i) => traceHex(0x6000 + i));
 let fake: FakeOpenAI | undefined;
 
 afterAll(async () => {
@@ -100,6 +101,53 @@ describe('a writer killed in the middle of a backfill', () => {
       expect(await count('SELECT count() AS n FROM scores WHERE evaluator_id = {id:String}')).toBe(20);
     } finally {
       await storage.close();
+    }
+  });
+
+  it('a writer stopped gracefully hands the chunk over without judging anything twice', async () => {
+    const stopFake = await startFakeOpenAI(() => ({ reply: judgeReply(0.5), delayMs: 300 }));
+    try {
+      const first = await startChildService(env);
+      children.push(first);
+      const key = devKey(dataDir);
+      const call = async (url: string, pathname: string, method = 'GET', body?: unknown) => {
+        const res = await fetch(`${url}${pathname}`, {
+          method,
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const now = Date.now();
+      const spans = agentTraces(TRACES_STOP.map((traceId, i) => ({ traceId, startNs: (now - 7200_000 - i * 60_000) * 1e6, input: `question ${traceId}`, output: 'a' })));
+      expect((await call(first.url, '/api/v1/traces/otlp', 'POST', spans)).status).toBe(200);
+      const window = { startTime: now - 7200_000 - 3600_000, endTime: now - 7200_000 + 60_000 };
+      await eventually(async () => ((await call(first.url, `/api/v1/traces?limit=100&startTime=${window.startTime}&endTime=${window.endTime}`)).body.data.length === 12 ? true : undefined), 30_000);
+      const evaluator = (
+        await call(first.url, '/api/v1/trace-evaluators', 'POST', { name: 'stop judge', template: 'helpfulness', concurrency: 1, model: { baseUrl: stopFake.baseUrl } })
+      ).body;
+      const started = await call(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`, 'POST', window);
+      expect(started.body.total).toBe(12);
+      await eventually(async () => (stopFake.requests.length >= 2 ? true : undefined), 30_000, 'two judgements');
+      const stopping = Date.now();
+      await first.stop();
+      // The stop waits for the judgement in flight (300 ms), not for the rest of the chunk.
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+      const beforeRestart = stopFake.requests.length;
+      expect(beforeRestart).toBeLessThan(12);
+
+      const second = await startChildService(env);
+      children.push(second);
+      const done = await eventually(async () => {
+        const b = (await call(second.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
+        return b.status === 'completed' ? b : undefined;
+      }, 60_000, 'the backfill to complete after a graceful stop');
+      expect(done).toMatchObject({ total: 12, processed: 12, failed: 0, scoresWritten: 12 });
+      const asked = stopFake.requests.map((r) => traceOf(r.messages.at(-1)!.content));
+      expect(asked.slice().sort()).toEqual(TRACES_STOP.slice().sort());
+      await second.stop();
+    } finally {
+      await stopFake.close();
     }
   });
 });

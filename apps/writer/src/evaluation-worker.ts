@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import type { EvaluatorSettings } from '@aos/config';
-import { KeyedLimiter, autoRunsForCompletedTraces, judgeItem, runBackfillChunk, type EvaluatorRuntime } from '@aos/evaluators';
+import {
+  BackfillInterrupted,
+  KeyedLimiter,
+  autoRunsForCompletedTraces,
+  failBackfill,
+  judgeItem,
+  runBackfillChunk,
+  type EvaluatorRuntime,
+} from '@aos/evaluators';
 import type { Logger } from '@aos/log';
 import {
   BACKFILL_CHUNK_JOB,
@@ -12,11 +20,15 @@ import {
   enqueueBackfillChunk,
   enqueueEvaluatorRuns,
   evaluatorRunPayloadSchema,
+  postponeJob,
   startWorker,
   type EvaluationPayload,
   type WorkerStats,
 } from '@aos/queue';
 import { getEvaluator, type Storage } from '@aos/storage';
+
+/** An interrupted backfill chunk waits this long before a writer takes it up again. */
+const INTERRUPTED_CHUNK_DELAY_MS = 1000;
 
 export interface EvaluationWorkerDeps {
   storage: Storage;
@@ -55,19 +67,29 @@ export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWor
     concurrency: deps.settings.workerConcurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    processor: async (job) => {
+    processor: async (job, token) => {
       if (job.name === BACKFILL_CHUNK_JOB) {
         const payload = v.parse(backfillChunkPayloadSchema, job.data);
-        const result = await runBackfillChunk(
-          runtime,
-          payload.projectId,
-          payload.backfillId,
-          payload.chunk,
-          deps.settings.backfillChunk,
-          () => stopping,
-        );
-        if (result.next !== null) await enqueueBackfillChunk(queue, { ...payload, chunk: result.next });
-        return result;
+        try {
+          const result = await runBackfillChunk(
+            runtime,
+            payload.projectId,
+            payload.backfillId,
+            payload.chunk,
+            deps.settings.backfillChunk,
+            () => stopping,
+          );
+          if (result.next !== null) await enqueueBackfillChunk(queue, { ...payload, chunk: result.next });
+          return result;
+        } catch (err) {
+          // Interrupted by this writer stopping: the chunk waits for the next writer.
+          if (err instanceof BackfillInterrupted) throw await postponeJob(job, token, INTERRUPTED_CHUNK_DELAY_MS);
+          // The last attempt failed: say so on the backfill rather than leave it running forever.
+          if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+            await failBackfill(runtime, payload.projectId, payload.backfillId, (err as Error).message).catch(() => {});
+          }
+          throw err;
+        }
       }
       if (job.name === EVALUATOR_RUN_JOB) {
         const payload = v.parse(evaluatorRunPayloadSchema, job.data);

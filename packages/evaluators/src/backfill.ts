@@ -93,3 +93,16 @@ export async function runBackfillChunk(
   await writeBackfillProgress(storage, projectId, backfillId, { cursor: JSON.stringify(cursor), outcome: 'running', error: '', startedMs, finishedMs: null });
   return { next: cursor.chunk };
 }
+
+/** Marks a backfill failed (its chunk job failed for good), keeping its cursor and start time. */
+export async function failBackfill(runtime: EvaluatorRuntime, projectId: string, backfillId: string, error: string): Promise<void> {
+  const progress = await getBackfillProgress(runtime.storage, projectId, backfillId);
+  if (progress && progress.outcome !== 'running') return;
+  await writeBackfillProgress(runtime.storage, projectId, backfillId, {
+    cursor: progress?.cursor ?? '',
+    outcome: 'failed',
+    error,
+    startedMs: progress?.startedMs ?? Date.now(),
+    finishedMs: Date.now(),
+  });
+}

@@ -18,7 +18,7 @@ export type { EvaluatorRuntime, RunOutcome } from './run.ts';
 export { itemSelection } from './selection.ts';
 export { estimateBackfill } from './estimate.ts';
 export type { BackfillEstimate } from './estimate.ts';
-export { BackfillInterrupted, runBackfillChunk } from './backfill.ts';
+export { BackfillInterrupted, failBackfill, runBackfillChunk } from './backfill.ts';
 export type { ChunkResult } from './backfill.ts';
 export { autoRunsForCompletedTraces } from './auto-run.ts';
 export type { AutoRun } from './auto-run.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Queue, type JobsOptions } from 'bullmq';
+import { DelayedError, Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
 import { throttledErrorLog } from './redis.ts';
@@ -60,4 +60,14 @@ export async function enqueueBackfillChunk(queue: Queue<EvaluationPayload>, payl
 export async function enqueueEvaluatorRuns(queue: Queue<EvaluationPayload>, runs: readonly EvaluatorRunPayload[]): Promise<void> {
   if (runs.length === 0) return;
   await queue.addBulk(runs.map((data) => ({ name: EVALUATOR_RUN_JOB, data })));
+}
+
+/**
+ * Puts an active job back to wait `delayMs` without using one of its attempts (a writer
+ * stopping in the middle of it is not the job's fault). Throw the returned error from the
+ * processor, as BullMQ requires.
+ */
+export async function postponeJob(job: Job, token: string | undefined, delayMs: number): Promise<Error> {
+  await job.moveToDelayed(Date.now() + delayMs, token);
+  return new DelayedError();
 }

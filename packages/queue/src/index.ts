@@ -30,5 +30,6 @@ export {
   enqueueBackfillChunk,
   enqueueEvaluatorRuns,
   evaluatorRunPayloadSchema,
+  postponeJob,
 } from './evaluation-queue.ts';
 export type { BackfillChunkPayload, EvaluationPayload, EvaluatorRunPayload } from './evaluation-queue.ts';
