@@ -1,10 +1,9 @@
 /** @aos/evaluators: automatic judges (model judges and deterministic checks), their runs and backfills. */
-export { TEMPLATES, findTemplate } from './templates.ts';
+export { TEMPLATES } from './templates.ts';
 export type { CheckTemplate, EvaluatorTemplate, ModelTemplate } from './templates.ts';
 export { VARIABLES } from './variables.ts';
 export type { VariableDefinition } from './variables.ts';
 export {
-  TARGETS,
   evaluatorInputSchema,
   evaluatorPatchSchema,
   inputOfStored,
@@ -13,7 +12,7 @@ export {
 } from './definition.ts';
 export type { EvaluatorDefinition, EvaluatorInput, EvaluatorPatch, Problem, Resolved, TraceFilterFields } from './definition.ts';
 export { KeyedLimiter } from './limiter.ts';
-export { definitionOf, evalScoreId, judgeItem } from './run.ts';
+export { definitionOf, judgeItem } from './run.ts';
 export type { EvaluatorRuntime, RunOutcome } from './run.ts';
 export { itemSelection } from './selection.ts';
 export { estimateBackfill } from './estimate.ts';

@@ -72,7 +72,7 @@ export {
 export type { EvaluatorWrite, StoredEvaluator } from './evaluators.ts';
 export { countEvaluationItems, evaluationItemKey, listEvaluationItems } from './evaluator-items.ts';
 export type { EvaluationItem, EvaluationTarget, ItemSelection, SpanFilterFields } from './evaluator-items.ts';
-export { MAX_CONTEXT_TEXT_CHARS, MAX_CONTEXT_TRACES, loadEvaluationContext } from './evaluation-context.ts';
+export { loadEvaluationContext } from './evaluation-context.ts';
 export type { ContextSpan, ContextTrace, EvaluationContext } from './evaluation-context.ts';
 export {
   createBackfill,

@@ -30,7 +30,6 @@ import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination
 import { backfillRoutes, cancelBackfillRoute } from './evaluator-backfills.ts';
 import { evaluatorStatsHandler } from './evaluator-stats.ts';
 
-
 const listSchema = v.object({
   projectId: v.optional(v.string()),
   limit: limitParam(100),
