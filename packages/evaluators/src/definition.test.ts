@@ -41,4 +41,13 @@ describe('resolveEvaluator', () => {
     expect(again.ok && again.value.definition.check).toEqual({ type: 'regex', pattern: 'a+', flags: 'i' });
     expect(again.ok && again.value.autoRun).toBe(true);
   });
+
+  it('a new template brings its own prompt and output', () => {
+    const r = resolveEvaluator({ name: 'x', template: 'relevance' }, true);
+    if (!r.ok) throw new Error('expected ok');
+    const stored = { ...r.value.definition, traceFilter: {}, spanFilterFields: {} } as EvaluatorDefinition;
+    const again = resolveEvaluator(mergePatch(inputOfStored('x', false, stored), { template: 'toxicity' }), true);
+    expect(again.ok && again.value.definition).toMatchObject({ template: 'toxicity', scoreName: 'toxicity', output: { type: 'boolean' } });
+    expect(again.ok && again.value.definition.prompt).toContain('toxic');
+  });
 });

@@ -237,8 +237,15 @@ function normalizeFilter(filter: Record<string, string | number | string[]>): Re
   return Object.fromEntries(Object.entries(filter).map(([k, value]) => [k, typeof value === 'number' ? String(value) : value]));
 }
 
-/** A PATCH merged into the current request form: check and model parameters merge too. */
+/**
+ * A PATCH merged into the current request form: check and model parameters merge too. A
+ * new template brings its own prompt, variables, output and check, unless the patch gives them.
+ */
 export function mergePatch(current: EvaluatorInput, patch: EvaluatorPatch): EvaluatorInput {
+  if (patch.template !== undefined && patch.template !== current.template) {
+    const { prompt: _p, variables: _v, output: _o, check: _c, kind: _k, scoreName: _s, ...kept } = current;
+    current = kept as EvaluatorInput;
+  }
   const sameCheckType = patch.check?.type === undefined || patch.check.type === current.check?.type;
   return {
     ...current,
