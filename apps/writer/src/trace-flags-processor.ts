@@ -63,9 +63,11 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
         if (flags.length > 0) flagged += 1;
         return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, computedAtMs: now };
       });
+      // Before the flags are written: should this fail, the traces stay due and come back
+      // next tick, so their automatic evaluations are queued at least once.
+      await opts.onTracesJudged?.(projectId, traces.map((t) => t.traceId));
       await writeTraceFlags(storage, rows);
     }
-    await opts.onTracesJudged?.(projectId, traceIds);
   }
   return { traces: quiet.length, flagged, projects: byProject.size };
 }
