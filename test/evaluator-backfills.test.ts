@@ -144,6 +144,10 @@ describe('backfills', () => {
     expect(later.failed).toBeGreaterThan(0);
     expect(later.scoresWritten).toBe(later.processed - later.failed);
     expect((await api(`/api/v1/trace-evaluators/backfills/${started.body.id}/cancel`, { method: 'POST' })).status).toBe(409);
+    // concurrency 1: the endpoint never had two of this evaluator's requests at once.
+    const mine = fake.requests.slice(-later.processed);
+    const overlapping = mine.filter((r) => mine.some((o) => o !== r && o.receivedAt > r.receivedAt && o.receivedAt < (r.answeredAt ?? Infinity)));
+    expect(overlapping).toEqual([]);
   });
 
   it('stays inside the project', async () => {
