@@ -24,6 +24,7 @@ const TRACE = 'ab'.repeat(16);
 const SPAN = 'cd'.repeat(8);
 const MONITOR = `mon_${'0'.repeat(28)}`;
 const FINDING = `fnd_${'0'.repeat(24)}`;
+const EVALUATOR = `ev_${'0'.repeat(28)}`;
 
 /** Every endpoint, the scope it needs, and a request that is otherwise valid. */
 const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: string; body?: string; type?: string; projectParam: boolean }> = [
@@ -77,6 +78,18 @@ const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: st
   { name: 'GET /trace-views/{id}', scope: 'read', method: 'GET', path: '/api/v1/trace-views/view_unknown', projectParam: true },
   { name: 'PATCH /trace-views/{id}', scope: 'write', method: 'PATCH', path: '/api/v1/trace-views/view_unknown', body: '{"name":"y"}', type: 'application/json', projectParam: true },
   { name: 'DELETE /trace-views/{id}', scope: 'write', method: 'DELETE', path: '/api/v1/trace-views/view_unknown', projectParam: true },
+  { name: 'GET /trace-evaluators', scope: 'read', method: 'GET', path: '/api/v1/trace-evaluators', projectParam: true },
+  { name: 'POST /trace-evaluators', scope: 'write', method: 'POST', path: '/api/v1/trace-evaluators', body: '{"name":"x","template":"empty_output"}', type: 'application/json', projectParam: true },
+  { name: 'GET /trace-evaluators/templates', scope: 'read', method: 'GET', path: '/api/v1/trace-evaluators/templates', projectParam: false },
+  { name: 'GET /trace-evaluators/variables', scope: 'read', method: 'GET', path: '/api/v1/trace-evaluators/variables', projectParam: false },
+  { name: 'GET /trace-evaluators/stats', scope: 'read', method: 'GET', path: '/api/v1/trace-evaluators/stats', projectParam: true },
+  { name: 'GET /trace-evaluators/{id}', scope: 'read', method: 'GET', path: `/api/v1/trace-evaluators/${EVALUATOR}`, projectParam: true },
+  { name: 'PATCH /trace-evaluators/{id}', scope: 'write', method: 'PATCH', path: `/api/v1/trace-evaluators/${EVALUATOR}`, body: '{"description":"x"}', type: 'application/json', projectParam: true },
+  { name: 'DELETE /trace-evaluators/{id}', scope: 'write', method: 'DELETE', path: `/api/v1/trace-evaluators/${EVALUATOR}`, projectParam: true },
+  { name: 'POST /trace-evaluators/{id}/run', scope: 'write', method: 'POST', path: `/api/v1/trace-evaluators/${EVALUATOR}/run`, body: `{"traceId":"${TRACE}"}`, type: 'application/json', projectParam: true },
+  { name: 'POST /trace-evaluators/{id}/backfills', scope: 'write', method: 'POST', path: `/api/v1/trace-evaluators/${EVALUATOR}/backfills`, body: '{"startTime":"2026-01-01T00:00:00Z","endTime":"2026-01-02T00:00:00Z"}', type: 'application/json', projectParam: true },
+  { name: 'GET /trace-evaluators/{id}/backfills', scope: 'read', method: 'GET', path: `/api/v1/trace-evaluators/${EVALUATOR}/backfills`, projectParam: true },
+  { name: 'POST /trace-evaluators/backfills/{id}/cancel', scope: 'write', method: 'POST', path: `/api/v1/trace-evaluators/backfills/bf_${'0'.repeat(28)}/cancel`, projectParam: true },
 ];
 
 function call(route: (typeof ROUTES)[number], key: string | null, path = route.path) {

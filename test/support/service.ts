@@ -71,3 +71,18 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A JSON call: the body sent as JSON, the answer parsed (null when empty), and its text for messages. */
+export async function jsonCall(
+  svc: TestService,
+  pathname: string,
+  init: { method?: string; body?: unknown; key?: string } = {},
+): Promise<{ status: number; body: any; text: string }> {
+  const res = await svc.api(pathname, {
+    method: init.method ?? 'GET',
+    ...(init.key ? { key: init.key } : {}),
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, text };
+}

@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
 import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
-import type { MonitorSettings } from '@aos/config';
-import type { MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
+import type { EvaluatorSettings, MonitorSettings } from '@aos/config';
+import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { deadLetterRoutes } from './routes/dead-letters.ts';
+import { evaluatorRoutes } from './routes/evaluators.ts';
 import { findingRoutes } from './routes/trace-findings.ts';
 import { monitorRoutes } from './routes/trace-monitors.ts';
 import { scoreConfigRoutes } from './routes/score-configs.ts';
@@ -28,6 +29,10 @@ export interface QueryAppDeps {
   /** Monitor evaluation schedules, kept in step with monitor changes. */
   monitorQueue: Queue<MonitorPayload>;
   monitorSettings: MonitorSettings;
+  /** Where backfills are queued for the writers. */
+  evaluationQueue: Queue<EvaluationPayload>;
+  /** Model defaults of evaluator runs made by the API (POST /trace-evaluators/{id}/run). */
+  evaluatorSettings: EvaluatorSettings;
   logger: Logger;
 }
 
@@ -39,6 +44,7 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/score-configs', scoreConfigRoutes(deps));
   app.route('/trace-monitors', monitorRoutes(deps));
   app.route('/trace-findings', findingRoutes(deps));
+  app.route('/trace-evaluators', evaluatorRoutes(deps));
   app.route('/api-keys', apiKeyRoutes(deps));
   app.route('/dead-letters', deadLetterRoutes(deps));
   app.route('/trace-dimensions', traceDimensionRoutes(deps));

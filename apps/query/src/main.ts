@@ -1,12 +1,23 @@
-import { authSettings, ConfigError, httpSettings, logSettings, maskingSettings, monitorSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import {
+  authSettings,
+  ConfigError,
+  evaluatorSettings,
+  httpSettings,
+  logSettings,
+  maskingSettings,
+  monitorSettings,
+  queueSettings,
+  storageSettings,
+  writerSettings,
+} from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
 
-// Query on its own: needs CLICKHOUSE_URL, and REDIS_URL for the dead-letter listing and monitor schedules.
+// Query on its own: needs CLICKHOUSE_URL, and REDIS_URL for the dead-letter listing, monitor schedules and evaluator backfills.
 runMain(async () => {
   const env = process.env;
   const log = createLogger(logSettings(env).level, { service: 'query' });
@@ -21,6 +32,7 @@ runMain(async () => {
   const connection = createRedisConnection(queueConfig.redisUrl, log);
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
+  const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
   const app = createQueryApp({
     storage,
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
@@ -29,11 +41,14 @@ runMain(async () => {
     maskingHashKey: maskingSettings(env).hashKey,
     monitorQueue,
     monitorSettings: monitorSettings(env),
+    evaluationQueue,
+    evaluatorSettings: evaluatorSettings(env),
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {
     await queue.close();
     await monitorQueue.close();
+    await evaluationQueue.close();
     await connection.quit();
     await storage.close();
   });

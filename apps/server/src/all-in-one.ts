@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import {
   authSettings,
+  evaluatorSettings,
   httpSettings,
   ingestSettings,
   logSettings,
@@ -17,7 +18,7 @@ import { MASKING_FINDINGS_FLUSH_MS, createMaskingFindings, ingestRoutes, startPr
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
-import { createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startSpanWriter, type SpanWriter } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -44,6 +45,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const writerConfig = writerSettings(env);
   const maskingConfig = maskingSettings(env);
   const monitorConfig = monitorSettings(env);
+  const evaluatorConfig = evaluatorSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -69,12 +71,15 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => queue.close());
     const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
     stops.push(() => monitorQueue.close());
+    const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
+    stops.push(() => evaluationQueue.close());
     const writer = startSpanWriter({
       storage,
       redisUrl,
       prefix: queueConfig.prefix,
       settings: writerConfig,
       monitorSettings: monitorConfig,
+      evaluatorSettings: evaluatorConfig,
       logger: log,
       logLevel: logSettings(env).level,
     });
@@ -107,6 +112,8 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         maskingHashKey: maskingConfig.hashKey,
         monitorQueue,
         monitorSettings: monitorConfig,
+        evaluationQueue,
+        evaluatorSettings: evaluatorConfig,
         logger: log,
       }),
     );

@@ -1,4 +1,4 @@
-import { ConfigError, logSettings, monitorSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { ConfigError, evaluatorSettings, logSettings, monitorSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createLogger } from '@aos/log';
 import { onShutdownSignal, runMain } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -19,7 +19,16 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   await migrate(storage);
-  const writer = startSpanWriter({ storage, redisUrl: queueConfig.redisUrl, prefix: queueConfig.prefix, settings, monitorSettings: monitorConfig, logger: log, logLevel });
+  const writer = startSpanWriter({
+    storage,
+    redisUrl: queueConfig.redisUrl,
+    prefix: queueConfig.prefix,
+    settings,
+    monitorSettings: monitorConfig,
+    evaluatorSettings: evaluatorSettings(env),
+    logger: log,
+    logLevel,
+  });
   log.info('writer started', { threads: settings.threads, concurrency: settings.concurrency });
   onShutdownSignal(async () => {
     await writer.close();

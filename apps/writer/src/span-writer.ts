@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { MonitorSettings, WriterSettings } from '@aos/config';
+import type { EvaluatorSettings, MonitorSettings, WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
@@ -7,6 +7,7 @@ import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchProcessor, type EncodedBatch } from './span-batch-processor.ts';
 import { startMonitorWorker, type MonitorWorker } from './monitor-processor.ts';
+import { startEvaluationWorker } from './evaluation-worker.ts';
 import { startTraceFlagsWorker } from './trace-flags-processor.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
@@ -16,6 +17,7 @@ export interface SpanWriterDeps {
   prefix: string;
   settings: WriterSettings;
   monitorSettings: MonitorSettings;
+  evaluatorSettings: EvaluatorSettings;
   logger: Logger;
   logLevel: LogLevel;
 }
@@ -53,7 +55,15 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     settings.threads > 0
       ? startWriterThreads(deps, storeBatch)
       : startInThread(deps, storeBatch, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
-  // Trace flags need storage, which lives on this thread.
+  // Trace flags and evaluations need storage, which lives on this thread.
+  const evaluations = startEvaluationWorker({
+    storage: deps.storage,
+    redisUrl: deps.redisUrl,
+    prefix: deps.prefix,
+    settings: deps.evaluatorSettings,
+    lockDurationMs: settings.lockDurationMs,
+    logger: deps.logger,
+  });
   const traceFlags = startTraceFlagsWorker({
     storage: deps.storage,
     redisUrl: deps.redisUrl,
@@ -63,6 +73,8 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     intervalMs: settings.traceFlagsIntervalMs,
     lockDurationMs: settings.lockDurationMs,
     logger: deps.logger,
+    // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
+    onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
   });
   const monitors = startMonitorWorker({
     storage: deps.storage,
@@ -79,7 +91,11 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     }),
     monitors,
     async close() {
-      const closing = Promise.all([workers.close(), traceFlags.close(), monitors.close()]);
+      // Evaluation jobs finish before the span workers stop: in tests, an evaluation query
+      // still running while the writer threads ended never returned (embedded engine).
+      await traceFlags.close();
+      await evaluations.close();
+      const closing = Promise.all([workers.close(), monitors.close()]);
       await batcher.flush();
       await closing;
       await batcher.flush();

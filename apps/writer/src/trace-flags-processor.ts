@@ -38,6 +38,8 @@ export interface TraceFlagsPassOptions {
   batchSize?: number;
   /** Per-project cost statistics kept between passes (see createCostStatsCache). */
   costStats?: CostStatsCache;
+  /** Told which traces were judged (they went quiet, or got late spans): evaluators that run on new traces start here. */
+  onTracesJudged?: (projectId: string, traceIds: string[]) => Promise<void>;
 }
 
 export interface TraceFlagsPassResult {
@@ -67,6 +69,9 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
         if (flags.length > 0) flagged += 1;
         return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, computedAtMs: now };
       });
+      // Before the flags are written: should this fail, the traces stay due and come back
+      // next tick, so their automatic evaluations are queued at least once.
+      await opts.onTracesJudged?.(projectId, traces.map((t) => t.traceId));
       await writeTraceFlags(storage, rows);
       await raiseTraceFlagFindings(storage, projectId, rows.map((r) => ({ ...r, previous: previous.get(r.traceId) ?? [] })), now);
     }
@@ -103,6 +108,7 @@ export interface TraceFlagsWorkerDeps {
   intervalMs: number;
   lockDurationMs: number;
   logger: Logger;
+  onTracesJudged?: TraceFlagsPassOptions['onTracesJudged'];
 }
 
 /**
@@ -127,7 +133,12 @@ export function startTraceFlagsWorker(deps: TraceFlagsWorkerDeps): { stats: Work
     processor: async (job) => {
       if (job.name !== TRACE_FLAGS_JOB) throw new Error(`unknown maintenance job ${job.name}`);
       parseMaintenancePayload(job.data);
-      const result = await runTraceFlagsPass(deps.storage, { rules: deps.rules, quietMs: deps.quietMs, costStats });
+      const result = await runTraceFlagsPass(deps.storage, {
+        rules: deps.rules,
+        quietMs: deps.quietMs,
+        costStats,
+        ...(deps.onTracesJudged ? { onTracesJudged: deps.onTracesJudged } : {}),
+      });
       if (result.traces > 0) log.debug('trace flags computed', { ...result });
       return result;
     },

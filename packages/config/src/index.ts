@@ -2,6 +2,7 @@ export { ConfigError, parseEnv } from './env.ts';
 export {
   SETTINGS,
   authSettings,
+  evaluatorSettings,
   httpSettings,
   ingestSettings,
   logSettings,
@@ -13,6 +14,7 @@ export {
 } from './settings.ts';
 export type {
   AuthSettings,
+  EvaluatorSettings,
   HttpSettings,
   IngestSettings,
   MaskingSettings,

@@ -78,6 +78,21 @@ export const SETTINGS = {
     WEBHOOK_BACKOFF_MS: intSetting(2000, 10),
     WEBHOOK_TIMEOUT_MS: intSetting(10_000, 100, 120_000),
   },
+  evaluators: {
+    /** Default OpenAI-compatible endpoint of model judges (an evaluator may set its own). */
+    EVALUATOR_MODEL_BASE_URL: urlSetting(['http:', 'https:']),
+    EVALUATOR_MODEL: stringSetting('gpt-4o-mini'),
+    /** Default key for that endpoint; never returned by the API. */
+    EVALUATOR_MODEL_API_KEY: optionalString(),
+    EVALUATOR_TIMEOUT_MS: intSetting(30_000, 100, 600_000),
+    EVALUATOR_MAX_ATTEMPTS: intSetting(3, 1, 10),
+    EVALUATOR_BACKOFF_MS: intSetting(500, 0, 60_000),
+    EVALUATOR_MAX_BACKOFF_MS: intSetting(30_000, 0, 600_000),
+    /** Evaluation jobs (auto-runs, backfill chunks) a writer works on at once. */
+    EVALUATOR_WORKER_CONCURRENCY: intSetting(8, 1, 256),
+    /** Items a backfill job judges before it records its cursor and hands over to the next job. */
+    EVALUATOR_BACKFILL_CHUNK: intSetting(25, 1, 1000),
+  },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
   },
@@ -166,6 +181,21 @@ export function monitorSettings(env: Env) {
   };
 }
 export type MonitorSettings = ReturnType<typeof monitorSettings>;
+export function evaluatorSettings(env: Env) {
+  const s = parseEnv(SETTINGS.evaluators, env);
+  return {
+    defaultBaseUrl: s.EVALUATOR_MODEL_BASE_URL ?? null,
+    defaultModel: s.EVALUATOR_MODEL,
+    defaultApiKey: s.EVALUATOR_MODEL_API_KEY ?? null,
+    timeoutMs: s.EVALUATOR_TIMEOUT_MS,
+    maxAttempts: s.EVALUATOR_MAX_ATTEMPTS,
+    backoffMs: s.EVALUATOR_BACKOFF_MS,
+    maxBackoffMs: s.EVALUATOR_MAX_BACKOFF_MS,
+    workerConcurrency: s.EVALUATOR_WORKER_CONCURRENCY,
+    backfillChunk: s.EVALUATOR_BACKFILL_CHUNK,
+  };
+}
+export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;
 
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };

@@ -14,6 +14,7 @@ export const METADATA_PREFIXES = [
   'metadata.',
   'langfuse.trace.metadata.',
   'langfuse.metadata.',
+  'langfuse.observation.metadata.',
   'ai.telemetry.metadata.',
   'traceloop.association.properties.',
   'tag.',

@@ -36,3 +36,15 @@ export {
 export type { MonitorPayload } from './monitor-queue.ts';
 export { WEBHOOK_JOB, WEBHOOK_QUEUE, createWebhookQueue, enqueueWebhook, parseWebhookPayload, webhookPayloadSchema } from './webhook-queue.ts';
 export type { WebhookPayload } from './webhook-queue.ts';
+export {
+  BACKFILL_CHUNK_JOB,
+  EVALUATION_QUEUE,
+  EVALUATOR_RUN_JOB,
+  backfillChunkPayloadSchema,
+  createEvaluationQueue,
+  enqueueBackfillChunk,
+  enqueueEvaluatorRuns,
+  evaluatorRunPayloadSchema,
+  postponeJob,
+} from './evaluation-queue.ts';
+export type { BackfillChunkPayload, EvaluationPayload, EvaluatorRunPayload } from './evaluation-queue.ts';

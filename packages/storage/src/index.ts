@@ -117,3 +117,30 @@ export type { FindingReach } from './finding-reach.ts';
 export { evaluateMonitor, measureMonitor, monitorWindowFilter } from './monitor-evaluation.ts';
 export type { MeasuredGroup, MonitorEvaluation, MonitorMeasurement } from './monitor-evaluation.ts';
 export { acknowledgeMonitor, muteMonitor, unmuteMonitor } from './monitor-actions.ts';
+export {
+  createEvaluator,
+  deleteEvaluator,
+  getEvaluator,
+  getEvaluatorApiKey,
+  listAutoRunEvaluators,
+  listEvaluators,
+  updateEvaluator,
+} from './evaluators.ts';
+export type { EvaluatorWrite, StoredEvaluator } from './evaluators.ts';
+export { countEvaluationItems, evaluationItemKey, listEvaluationItems } from './evaluator-items.ts';
+export type { EvaluationItem, EvaluationTarget, ItemSelection, SpanFilterFields } from './evaluator-items.ts';
+export { loadEvaluationContext } from './evaluation-context.ts';
+export type { ContextSpan, ContextTrace, EvaluationContext } from './evaluation-context.ts';
+export {
+  createBackfill,
+  getBackfill,
+  getBackfillProgress,
+  judgedItemKeys,
+  listBackfills,
+  markBackfillCancelled,
+  recordBackfillItems,
+  writeBackfillProgress,
+} from './evaluator-backfills.ts';
+export type { BackfillOutcome, BackfillProgress, BackfillRecord, BackfillStatus, JudgedItem } from './evaluator-backfills.ts';
+export { evaluatorScoreStats } from './evaluator-stats.ts';
+export type { EvaluatorStats, EvaluatorStatsBucket } from './evaluator-stats.ts';

@@ -1,4 +1,5 @@
 import type { Storage } from './client.ts';
+import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 
 export const SCORE_SOURCES = ['api', 'sdk', 'annotation', 'end_user', 'eval'] as const;
@@ -23,18 +24,11 @@ export interface ScoreRecord {
   configId: string | null;
   /** The API key that wrote it: only that key may change or remove it. */
   ownerKeyId: string;
+  /** Set on scores an evaluator wrote (source `eval`): which evaluator, at which version. */
+  evaluatorId: string | null;
+  evaluatorVersion: number | null;
   createdAt: string;
   updatedAt: string;
-}
-
-let lastVersion = 0;
-/**
- * Versions order the writes of one score: microsecond-scaled wall time, kept strictly
- * increasing within the process so two updates in the same millisecond apply in order.
- */
-function nextVersion(): number {
-  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
-  return lastVersion;
 }
 
 /** Where scores are read: one trace (with its spans' scores) or one session. */
@@ -42,7 +36,7 @@ export type ScoreTarget = { traceId: string } | { sessionId: string };
 
 const SELECT_COLUMNS = `
     id, project_id, trace_id, span_id, session_id, name, data_type, value, string_value, comment, source,
-    external_id, deployment_id, config_id, owner_key_id,
+    external_id, deployment_id, config_id, owner_key_id, evaluator_id, evaluator_version,
     toString(toUnixTimestamp64Milli(created_at)) AS created_ms,
     toString(toUnixTimestamp64Milli(updated_at)) AS updated_ms`;
 
@@ -62,6 +56,8 @@ interface ScoreRow {
   deployment_id: string | null;
   config_id: string;
   owner_key_id: string;
+  evaluator_id: string;
+  evaluator_version: number;
   created_ms: string;
   updated_ms: string;
 }
@@ -83,7 +79,7 @@ export async function findScores(storage: Storage, projectId: string, ids: reado
  */
 export async function writeScoreVersions(storage: Storage, scores: readonly ScoreRecord[], deleted = false): Promise<void> {
   if (scores.length === 0) return;
-  const version = nextVersion();
+  const version = nextRowVersion();
   await storage.client.insert({
     table: 'scores',
     values: scores.map((s) => ({
@@ -102,6 +98,8 @@ export async function writeScoreVersions(storage: Storage, scores: readonly Scor
       deployment_id: s.deploymentId,
       config_id: s.configId ?? '',
       owner_key_id: s.ownerKeyId,
+      evaluator_id: s.evaluatorId ?? '',
+      evaluator_version: s.evaluatorVersion ?? 0,
       created_at: msToDateTimeParam(Date.parse(s.createdAt)),
       updated_at: msToDateTimeParam(Date.parse(s.updatedAt)),
       version,
@@ -169,6 +167,8 @@ export function scoreFromRow(row: ScoreRow): ScoreRecord {
     deploymentId: row.deployment_id === null ? null : Number(row.deployment_id),
     configId: row.config_id || null,
     ownerKeyId: row.owner_key_id,
+    evaluatorId: row.evaluator_id || null,
+    evaluatorVersion: row.evaluator_id ? Number(row.evaluator_version) : null,
     createdAt: new Date(Number(row.created_ms)).toISOString(),
     updatedAt: new Date(Number(row.updated_ms)).toISOString(),
   };

@@ -60,26 +60,24 @@ const ATTRIBUTE_VALUE = (key: string) =>
   `if(mapContains(attributes, ${key}), attributes[${key}], multiIf(attribute_refs[${key}] = 'input', input, attribute_refs[${key}] = 'output', output, attribute_refs[${key}] = 'tool_arguments', tool_arguments, NULL))`;
 
 /**
- * Spans matching the filter, newest first, keyset-paginated on (start time, trace id, span id).
- * Only summary columns are read for the rows returned: no input or output text.
+ * The conditions on `spans` rows of a span search, with their parameters added to
+ * `params` under names starting with `prefix` (so they can sit beside a trace filter's).
  */
-export async function searchSpans(
-  storage: Storage,
-  filter: SpanSearchFilter,
-  page: { limit: number; after?: { startNs: string; traceId: string; spanId: string } },
-): Promise<SpanSearchPage> {
-  const params: Record<string, unknown> = {
-    projectId: filter.projectId,
-    start: msToDateTimeParam(filter.startTimeMs),
-    end: msToDateTimeParam(filter.endTimeMs),
-    limit: page.limit + 1,
-  };
-  const conditions = ['project_id = {projectId:String}', 'start_time >= {start:DateTime64(3)}', 'start_time < {end:DateTime64(3)}'];
+export function spanSearchConditions(filter: SpanSearchFilter, params: Record<string, unknown>, prefix = ''): string[] {
+  const p = (name: string) => `${prefix}${name}`;
+  params[p('projectId')] = filter.projectId;
+  params[p('start')] = msToDateTimeParam(filter.startTimeMs);
+  params[p('end')] = msToDateTimeParam(filter.endTimeMs);
+  const conditions = [
+    `project_id = {${p('projectId')}:String}`,
+    `start_time >= {${p('start')}:DateTime64(3)}`,
+    `start_time < {${p('end')}:DateTime64(3)}`,
+  ];
   for (const [field, column] of EQUALS) {
     const value = filter[field];
     if (value === undefined) continue;
-    conditions.push(`${column} = {${field}:String}`);
-    params[field] = value;
+    conditions.push(`${column} = {${p(field)}:String}`);
+    params[p(field)] = value;
   }
   const ranges: Array<[keyof SpanSearchFilter, string, '>=' | '<=']> = [
     ['minDurationMs', 'duration_ms', '>='],
@@ -89,24 +87,39 @@ export async function searchSpans(
   ];
   for (const [field, column, op] of ranges) {
     if (filter[field] === undefined) continue;
-    conditions.push(`${column} ${op} {${field}:Float64}`);
-    params[field] = filter[field];
+    conditions.push(`${column} ${op} {${p(field)}:Float64}`);
+    params[p(field)] = filter[field];
   }
   if (filter.qualityFlags?.length) {
-    conditions.push('hasAll(quality_flags, {qualityFlags:Array(String)})');
-    params.qualityFlags = filter.qualityFlags;
+    conditions.push(`hasAll(quality_flags, {${p('qualityFlags')}:Array(String)})`);
+    params[p('qualityFlags')] = filter.qualityFlags;
   }
   filter.attributes?.forEach((attribute, i) => {
-    conditions.push(`${ATTRIBUTE_VALUE(`{attrKey${i}:String}`)} = {attrValue${i}:String}`);
-    params[`attrKey${i}`] = attribute.key;
-    params[`attrValue${i}`] = attribute.value;
+    conditions.push(`${ATTRIBUTE_VALUE(`{${p(`attrKey${i}`)}:String}`)} = {${p(`attrValue${i}`)}:String}`);
+    params[p(`attrKey${i}`)] = attribute.key;
+    params[p(`attrValue${i}`)] = attribute.value;
   });
   if (filter.search !== undefined) {
+    const search = `{${p('search')}:String}`;
     conditions.push(
-      '(positionCaseInsensitiveUTF8(name, {search:String}) > 0 OR positionCaseInsensitiveUTF8(input, {search:String}) > 0 OR positionCaseInsensitiveUTF8(output, {search:String}) > 0)',
+      `(positionCaseInsensitiveUTF8(name, ${search}) > 0 OR positionCaseInsensitiveUTF8(input, ${search}) > 0 OR positionCaseInsensitiveUTF8(output, ${search}) > 0)`,
     );
-    params.search = filter.search;
+    params[p('search')] = filter.search;
   }
+  return conditions;
+}
+
+/**
+ * Spans matching the filter, newest first, keyset-paginated on (start time, trace id, span id).
+ * Only summary columns are read for the rows returned: no input or output text.
+ */
+export async function searchSpans(
+  storage: Storage,
+  filter: SpanSearchFilter,
+  page: { limit: number; after?: { startNs: string; traceId: string; spanId: string } },
+): Promise<SpanSearchPage> {
+  const params: Record<string, unknown> = { limit: page.limit + 1 };
+  const conditions = spanSearchConditions(filter, params);
   if (page.after) {
     conditions.push('(start_time, trace_id, span_id) < ({afterStart:DateTime64(9)}, {afterTrace:String}, {afterSpan:String})');
     params.afterStart = nanosToDateTimeValue(page.after.startNs);

@@ -31,6 +31,8 @@ export interface TraceFilter {
   dimensions?: { key: string; value: string }[];
   /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
   query?: string;
+  /** Only these traces (an evaluator asking which of the traces that just completed it applies to). */
+  traceIds?: string[];
 }
 
 /** Spans of a trace may start before or after the trace's first span lands in the window;
@@ -61,6 +63,10 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
       endTime: msToParam(filter.endTimeMs),
     },
   };
+  if (filter.traceIds !== undefined) {
+    sql.spanConditions.push('trace_id IN {traceIds:Array(String)}');
+    sql.params.traceIds = filter.traceIds;
+  }
   if (filter.score) addScoreCondition(sql, filter.score);
   if (filter.environment !== undefined) {
     sql.traceConditions.push('trace_environment = {environment:String}');

@@ -109,6 +109,8 @@ export async function writeScores(storage: Storage, key: ApiKeyRecord, inputs: r
       deploymentId: input.deploymentId ?? current?.deploymentId ?? null,
       configId: config?.id ?? null,
       ownerKeyId: key.id,
+      evaluatorId: null,
+      evaluatorVersion: null,
       createdAt: current?.createdAt ?? now,
       updatedAt: now,
     };

@@ -1,4 +1,4 @@
-import { SPAN_QUALITY_FLAGS, SPAN_STATUSES, SPAN_TYPES } from '@aos/domain';
+import { METADATA_PREFIXES, SPAN_QUALITY_FLAGS, SPAN_STATUSES, SPAN_TYPES } from '@aos/domain';
 
 /**
  * The field catalogue of the trace query language: what a query may name, and the SQL
@@ -57,7 +57,6 @@ function attributeSql(key: string) {
 }
 
 /** Where the conventions put metadata: flattened under a prefix, or a JSON object in `metadata` (OpenInference). */
-const METADATA_PREFIXES = ['metadata.', 'ai.telemetry.metadata.', 'langfuse.trace.metadata.', 'langfuse.observation.metadata.'];
 function metadataSql(key: string) {
   const json = "attributes['metadata']";
   const prefixed = METADATA_PREFIXES.map((p) => `attributes[concat('${p}', ${key})]`);
