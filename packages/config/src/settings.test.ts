@@ -5,6 +5,7 @@ import {
   httpSettings,
   ingestSettings,
   logSettings,
+  maskingSettings,
   monitorSettings,
   queueSettings,
   storageSettings,
@@ -34,7 +35,8 @@ describe('settings', () => {
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
-    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5 });
+    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5, projectSettingsTtlMs: 5000 });
+    expect(maskingSettings({})).toEqual({ hashKey: '' });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });
     expect(monitorSettings({})).toEqual({ minIntervalSeconds: 60, webhookAttempts: 8, webhookBackoffMs: 2000, webhookTimeoutMs: 10_000 });
