@@ -10,8 +10,7 @@ import { startAllInOne } from '@aos/server';
 import {
   SPAN_COLUMNS,
   encodeSpanRows,
-  getTraceRecord,
-  listTraceSpans,
+  getTraceWithSpans,
   listTraces,
   queryTimeseries,
   summarizeTraces,
@@ -110,9 +109,9 @@ async function main() {
     const cases: Array<[string, string, () => Promise<unknown>, () => Promise<unknown>]> = [
       ['summary over the project (7 days)', '≤ 150 ms', () => api(`/api/v1/traces/summary?${window}`), () => summarizeTraces(storage, filter)],
       ['trace list page (50)', '≤ 50 ms', () => api(`/api/v1/traces?${window}&limit=50`), () => listTraces(storage, filter, { limit: 50, sortBy: 'startTime', order: 'desc' })],
-      ['trace with its tree (10 spans)', '≤ 20 ms', () => api(`/api/v1/traces/${hex(0, 4) + hex(5, 28)}`), () => Promise.all([getTraceRecord(storage, 'default', hex(0, 4) + hex(5, 28)), listTraceSpans(storage, 'default', hex(0, 4) + hex(5, 28))])],
+      ['trace with its tree (10 spans)', '≤ 20 ms', () => api(`/api/v1/traces/${hex(0, 4) + hex(5, 28)}`), () => getTraceWithSpans(storage, 'default', hex(0, 4) + hex(5, 28))],
       ['timeseries over 7 days (hourly)', '≤ 200 ms', () => api(`/api/v1/traces/timeseries?${window}&measure=trace_count&interval=1h`), () => queryTimeseries(storage, filter, { measure: 'trace_count', stepSeconds: 3600, topGroups: 10 })],
-      ['trace of 20,000 spans with its tree', 'bounded', () => api(`/api/v1/traces/${'ab'.repeat(16)}`), () => listTraceSpans(storage, 'default', 'ab'.repeat(16))],
+      ['trace of 20,000 spans with its tree', 'bounded', () => api(`/api/v1/traces/${'ab'.repeat(16)}`), () => getTraceWithSpans(storage, 'default', 'ab'.repeat(16))],
       ['session of 50,000 traces', 'bounded', () => api('/api/v1/traces/sessions/huge-session'), async () => undefined],
       ['list page over 1 MB inputs (last 5 min)', 'bounded', () => api(`/api/v1/traces?startTime=${new Date(now - 300_000).toISOString()}&limit=20`), async () => undefined],
     ];

@@ -2,9 +2,10 @@ export { isStorageUnavailable, openStorage, StorageUnavailableError } from './cl
 export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
-export { TRACE_RECORD_FIELDS, TRACE_SORT_FIELDS, addTraceTexts, getTraceRecord, listTraces, listTracesInWindow, tracesPerDay } from './traces.ts';
+export { TRACE_RECORD_FIELDS, TRACE_SORT_FIELDS, addTraceTexts, listTraces, listTracesInWindow, tracesPerDay } from './traces.ts';
 export type { TraceRecord, TraceCursor, TracePage, TracePageRequest, TraceSortField } from './traces.ts';
-export { listTraceSpans, getSpanDetail } from './spans.ts';
+export { getSpanDetail } from './spans.ts';
+export { getTraceWithSpans } from './trace-detail.ts';
 export type { SpanSummary, SpanDetail, SpanEvent } from './spans.ts';
 export type { TraceFilter } from './trace-filter.ts';
 export {

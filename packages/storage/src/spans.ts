@@ -2,14 +2,38 @@ import { restoreAttributes } from '@aos/domain';
 import type { Storage } from './client.ts';
 import { nanosToIso } from './sql-values.ts';
 
-/** The columns of a span shown in a trace's tree. */
-export const SPAN_SUMMARY_SQL = `
-    span_id, parent_span_id, name, kind, span_type,
-    toString(toUnixTimestamp64Nano(start_time)) AS start_ns,
-    toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
-    duration_ms, status, status_message, service_name, model, provider,
-    input_tokens, output_tokens, total_tokens, cached_input_tokens, reasoning_tokens,
-    cost, cost_source, tool_name, agent_name, time_to_first_token_ms, quality_flags, masked_rules`;
+/** The columns of a span shown in a trace's tree: name in the row → SQL expression. */
+export const SPAN_SUMMARY_COLUMNS = {
+  span_id: 'span_id',
+  parent_span_id: 'parent_span_id',
+  name: 'name',
+  kind: 'kind',
+  span_type: 'span_type',
+  start_ns: 'toString(toUnixTimestamp64Nano(start_time))',
+  end_ns: 'toString(toUnixTimestamp64Nano(end_time))',
+  duration_ms: 'duration_ms',
+  status: 'status',
+  status_message: 'status_message',
+  service_name: 'service_name',
+  model: 'model',
+  provider: 'provider',
+  input_tokens: 'input_tokens',
+  output_tokens: 'output_tokens',
+  total_tokens: 'total_tokens',
+  cached_input_tokens: 'cached_input_tokens',
+  reasoning_tokens: 'reasoning_tokens',
+  cost: 'cost',
+  cost_source: 'cost_source',
+  tool_name: 'tool_name',
+  agent_name: 'agent_name',
+  time_to_first_token_ms: 'time_to_first_token_ms',
+  quality_flags: 'quality_flags',
+  masked_rules: 'masked_rules',
+} as const satisfies Record<keyof SpanSummaryRow, string>;
+
+export const SPAN_SUMMARY_SQL = Object.entries(SPAN_SUMMARY_COLUMNS)
+  .map(([name, sql]) => (name === sql ? name : `${sql} AS ${name}`))
+  .join(', ');
 
 export interface SpanSummaryRow {
   span_id: string;
@@ -112,20 +136,6 @@ export interface SpanDetail extends SpanSummary {
   dimensions: Record<string, string>;
   events: SpanEvent[];
   links: unknown[];
-}
-
-/** All spans of a trace, in start order. */
-export async function listTraceSpans(storage: Storage, projectId: string, traceId: string): Promise<SpanSummary[]> {
-  const result = await storage.client.query({
-    query: `
-      SELECT ${SPAN_SUMMARY_SQL}
-      FROM spans FINAL
-      WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
-      ORDER BY start_time, span_id`,
-    query_params: { projectId, traceId },
-    format: 'JSONEachRow',
-  });
-  return (await result.json<SpanSummaryRow>()).map(spanSummaryFromRow);
 }
 
 /** One span in full, or null. `parent_missing` is added when its parent is not stored. */

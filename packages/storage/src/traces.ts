@@ -194,21 +194,6 @@ async function traceTexts(storage: Storage, filterParams: Record<string, unknown
   return new Map((await result.json<{ trace_id: string; trace_input: string; trace_output: string }>()).map((r) => [r.trace_id, r]));
 }
 
-/** One trace's figures over all its spans, or null when the project has no such trace. */
-export async function getTraceRecord(storage: Storage, projectId: string, traceId: string): Promise<TraceRecord | null> {
-  const result = await storage.client.query({
-    query: `
-      SELECT ${TRACE_COLUMNS_SQL}
-      FROM spans FINAL
-      WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
-      GROUP BY trace_id`,
-    query_params: { projectId, traceId },
-    format: 'JSONEachRow',
-  });
-  const [row] = await result.json<TraceAggregateRow>();
-  return row ? traceRecordFromRow(row) : null;
-}
-
 /** The API form of a trace row selected with TRACE_COLUMNS_SQL. */
 export function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
   return {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { QUERY_FIELDS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceRecord, listTraceSpans, listTraces, type Storage } from '@aos/storage';
+import { QUERY_FIELDS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
@@ -62,18 +62,17 @@ export function traceRoutes(deps: TraceRouteDeps) {
 
   app.get('/:traceId', async (c) => {
     const { projectId, traceId } = traceTarget(c.req.param('traceId'), c.req.url, c.var.apiKey);
-    const [trace, spans, flags] = await Promise.all([
-      getTraceRecord(deps.storage, projectId, traceId),
-      listTraceSpans(deps.storage, projectId, traceId),
+    const [found, flags] = await Promise.all([
+      getTraceWithSpans(deps.storage, projectId, traceId),
       getTraceFlags(deps.storage, projectId, traceId),
     ]);
-    if (!trace) throw new ApiError('not_found', `trace ${traceId} not found`);
+    if (!found) throw new ApiError('not_found', `trace ${traceId} not found`);
     return c.json({
       projectId,
-      ...trace,
+      ...found.trace,
       flags: flags?.flags ?? null,
       flagDetails: flags?.details ?? null,
-      spans: buildSpanTree(spans),
+      spans: buildSpanTree(found.spans),
     });
   });
 
