@@ -162,6 +162,9 @@ describe('trace dimensions', () => {
 
   it('applies a key added later only to spans ingested after it', async () => {
     expect((await addKeys(['plan'])).status).toBe(201);
+    // Nothing left to suggest, but the sample is still counted.
+    const discovered = (await (await svc.api('/api/v1/trace-dimensions?discover=true')).json()) as any;
+    expect(discovered.suggestions).toMatchObject({ sampledSpans: 4, keys: [] });
     expect(await traceIds('dim=plan:pro')).toEqual([]);
     await ingest([trace('a5', 2 * HOUR + 7 * 60_000, [str('metadata.plan', 'pro')])]);
     await eventually(async () => ((await traceIds('dim=plan:pro')).length === 1 ? true : undefined));

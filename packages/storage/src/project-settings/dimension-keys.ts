@@ -110,7 +110,8 @@ export async function discoverMetadataKeys(
     format: 'JSONEachRow',
   });
   const rows = await result.json<{ key: string; spans: string; examples: string[]; sampled: string }>();
-  const sampledSpans = rows.length > 0 ? Number(rows[0]!.sampled) : 0;
+  // Every row carries the sample's size; with no candidate at all it is counted on its own.
+  const sampledSpans = rows.length > 0 ? Number(rows[0]!.sampled) : await sampleSize(storage, input.projectId, input.sinceMs);
   return {
     sampledSpans,
     candidates: rows.map((r) => ({
@@ -120,6 +121,20 @@ export async function discoverMetadataKeys(
       examples: r.examples.filter((e) => e !== '').map((e) => e.slice(0, 100)),
     })),
   };
+}
+
+async function sampleSize(storage: Storage, projectId: string, sinceMs: number): Promise<number> {
+  const result = await storage.client.query({
+    query: `
+      SELECT count() AS n FROM (
+        SELECT 1 FROM spans
+        WHERE project_id = {projectId:String} AND start_time >= {since:DateTime64(3)}
+        LIMIT {sample:UInt32}
+      )`,
+    query_params: { projectId, since: msToDateTimeParam(sinceMs), sample: DISCOVERY_SAMPLE_SPANS },
+    format: 'JSONEachRow',
+  });
+  return Number((await result.json<{ n: string }>())[0]?.n ?? 0);
 }
 
 /** `multiIf` branches: a key under a metadata prefix → the key without it. */
