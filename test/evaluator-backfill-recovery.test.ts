@@ -17,6 +17,7 @@ const env = {
   HOST: '127.0.0.1',
   PORT: '0',
   LOG_LEVEL: 'error',
+  ALLOW_PRIVATE_OUTBOUND_URLS: 'true',
   WRITER_LOCK_DURATION_MS: '2000',
   EVALUATOR_BACKFILL_CHUNK: '4',
 };

@@ -30,7 +30,7 @@ async function backfillOf(evaluatorId: string, id: string) {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI(() => answer());
-  svc = await startTestService({ EVALUATOR_BACKFILL_CHUNK: '5', EVALUATOR_BACKOFF_MS: '10' });
+  svc = await startTestService({ EVALUATOR_BACKFILL_CHUNK: '5', EVALUATOR_BACKOFF_MS: '10', ALLOW_PRIVATE_OUTBOUND_URLS: 'true' });
   otherKey = (await createApiKey(svc.service.storage, { projectId: 'other', name: 'other', scopes: ['ingest', 'read', 'write'] })).secret;
   const body = agentTraces(TRACES.map((t) => ({ traceId: t.traceId, startNs: t.startMs * 1e6, input: `question ${t.traceId}`, output: t.empty ? '' : 'an answer' })));
   const res = await svc.api('/api/v1/traces/otlp', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });

@@ -34,7 +34,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI((request) => {
     return answer(request.messages.map((m) => m.content).join('\n'));
   });
-  svc = await startTestService({ TRACE_QUIET_MS: '300', TRACE_FLAGS_INTERVAL_MS: '200', EVALUATOR_BACKOFF_MS: '50' });
+  svc = await startTestService({ TRACE_QUIET_MS: '300', TRACE_FLAGS_INTERVAL_MS: '200', EVALUATOR_BACKOFF_MS: '50', ALLOW_PRIVATE_OUTBOUND_URLS: 'true' });
   otherKey = (await createApiKey(svc.service.storage, { projectId: 'other', name: 'other', scopes: ['read', 'write'] })).secret;
   readKey = (await createApiKey(svc.service.storage, { projectId: 'default', name: 'reader', scopes: ['read'] })).secret;
   const base = (now - 60 * 60 * 1000) * 1e6;

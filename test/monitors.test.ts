@@ -35,7 +35,7 @@ const history = [
 const recentTraces = [0, 1, 2].map((i) => ({ id: hex(0x300 + i), atMs: recent + i * 1000, durationMs: 100 * (i + 1) }));
 
 beforeAll(async () => {
-  svc = await startTestService({ MONITOR_MIN_INTERVAL_SECONDS: '1', WEBHOOK_BACKOFF_MS: '100', TRACE_QUIET_MS: '3600000' });
+  svc = await startTestService({ MONITOR_MIN_INTERVAL_SECONDS: '1', WEBHOOK_BACKOFF_MS: '100', TRACE_QUIET_MS: '3600000', ALLOW_PRIVATE_OUTBOUND_URLS: 'true' });
   await seedTraces(svc, [...history, ...recentTraces]);
 });
 afterAll(async () => {

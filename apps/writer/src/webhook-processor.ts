@@ -1,4 +1,5 @@
 import type { MonitorSettings } from '@aos/config';
+import { outboundUrlProblem } from '@aos/http';
 import type { Logger } from '@aos/log';
 import { WEBHOOK_QUEUE, parseWebhookPayload, startWorker, type Redis, type WebhookPayload } from '@aos/queue';
 import { getMonitor, type Storage } from '@aos/storage';
@@ -32,6 +33,9 @@ export function startWebhookWorker(deps: {
       const monitor = await getMonitor(deps.storage, payload.projectId, payload.monitorId);
       // A monitor deleted, or whose webhook was removed, since the change: nothing to send.
       if (!monitor || !monitor.webhookSecret) return { skipped: true };
+      // Checked again before each delivery: the host's DNS answer may have changed since it was saved.
+      const problem = await outboundUrlProblem(payload.url, deps.settings.allowPrivateUrls);
+      if (problem) throw new Error(`webhook not sent: ${problem}`);
       const timestamp = Math.floor(Date.now() / 1000);
       const response = await fetch(payload.url, {
         method: 'POST',

@@ -39,7 +39,8 @@ describe('settings', () => {
     expect(maskingSettings({})).toEqual({ hashKey: '' });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });
-    expect(monitorSettings({})).toEqual({ minIntervalSeconds: 60, webhookAttempts: 8, webhookBackoffMs: 2000, webhookTimeoutMs: 10_000 });
+    expect(monitorSettings({})).toEqual({ minIntervalSeconds: 60, webhookAttempts: 8, webhookBackoffMs: 2000, webhookTimeoutMs: 10_000, allowPrivateUrls: false });
+    expect(monitorSettings({ ALLOW_PRIVATE_OUTBOUND_URLS: 'true' }).allowPrivateUrls).toBe(true);
   });
 
   it('parses integers and names the variable that is out of bounds', () => {

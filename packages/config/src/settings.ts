@@ -93,6 +93,11 @@ export const SETTINGS = {
     /** Items a backfill job judges before it records its cursor and hands over to the next job. */
     EVALUATOR_BACKFILL_CHUNK: intSetting(25, 1, 1000),
   },
+  outbound: {
+    /** Let monitor webhooks and evaluator model endpoints given through the API reach
+     *  loopback and private addresses (tests, a model server beside the service). */
+    ALLOW_PRIVATE_OUTBOUND_URLS: enumSetting(['true', 'false'] as const, 'false'),
+  },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
   },
@@ -171,6 +176,11 @@ export function writerSettings(env: Env) {
 }
 export type WriterSettings = ReturnType<typeof writerSettings>;
 
+/** Monitors and evaluators both call URLs users give: one switch for both. */
+function allowPrivateOutboundUrls(env: Env): boolean {
+  return parseEnv(SETTINGS.outbound, env).ALLOW_PRIVATE_OUTBOUND_URLS === 'true';
+}
+
 export function monitorSettings(env: Env) {
   const s = parseEnv(SETTINGS.monitors, env);
   return {
@@ -178,6 +188,7 @@ export function monitorSettings(env: Env) {
     webhookAttempts: s.WEBHOOK_ATTEMPTS,
     webhookBackoffMs: s.WEBHOOK_BACKOFF_MS,
     webhookTimeoutMs: s.WEBHOOK_TIMEOUT_MS,
+    allowPrivateUrls: allowPrivateOutboundUrls(env),
   };
 }
 export type MonitorSettings = ReturnType<typeof monitorSettings>;
@@ -193,6 +204,7 @@ export function evaluatorSettings(env: Env) {
     maxBackoffMs: s.EVALUATOR_MAX_BACKOFF_MS,
     workerConcurrency: s.EVALUATOR_WORKER_CONCURRENCY,
     backfillChunk: s.EVALUATOR_BACKFILL_CHUNK,
+    allowPrivateUrls: allowPrivateOutboundUrls(env),
   };
 }
 export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;

@@ -28,6 +28,7 @@ const settings = (over: Partial<ModelCallSettings> = {}): ModelCallSettings => (
   apiKey: null,
   temperature: 0,
   maxTokens: 64,
+  publicOnly: false,
   timeoutMs: 2000,
   maxAttempts: 3,
   backoffMs: 1,
@@ -61,5 +62,13 @@ describe('chatCompletion', () => {
   it('gives up after maxAttempts and says why', async () => {
     script = [{ status: 502, body: '{}' }, { status: 502, body: '{}' }];
     await expect(chatCompletion(settings({ maxAttempts: 2 }), messages)).rejects.toThrow('the model endpoint answered 502 (after 2 attempts)');
+  });
+
+  it('refuses a private endpoint when only public ones are allowed, without calling it', async () => {
+    const before = seen;
+    await expect(chatCompletion(settings({ publicOnly: true, maxAttempts: 3 }), messages)).rejects.toThrow(
+      /not allowed: 127\.0\.0\.1 is a private address .*\(after 1 attempt\)/,
+    );
+    expect(seen).toBe(before);
   });
 });

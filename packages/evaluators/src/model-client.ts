@@ -4,6 +4,8 @@
  * 429 (honouring Retry-After, capped), 5xx, timeouts and network errors. Other 4xx fail at
  * once: the request itself is wrong (model name, key).
  */
+import { outboundUrlProblem } from '@aos/http';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -22,6 +24,8 @@ export interface ModelCallSettings {
   backoffMs: number;
   /** Longest wait between attempts, Retry-After included. */
   maxBackoffMs: number;
+  /** Refuse a base URL that resolves to a private address (one a user gave, not the service's own). */
+  publicOnly: boolean;
 }
 
 export interface ChatReply {
@@ -76,9 +80,15 @@ async function attemptOnce(settings: ModelCallSettings, messages: ChatMessage[])
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+  if (settings.publicOnly) {
+    const problem = await outboundUrlProblem(settings.baseUrl, false);
+    if (problem) throw new AttemptError(`the model endpoint is not allowed: ${problem}`, false);
+  }
   let response: Response;
   try {
     response = await fetch(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+      // A redirect could lead anywhere, private addresses included.
+      redirect: 'error',
       method: 'POST',
       headers,
       body: JSON.stringify({ model: settings.model, messages, temperature: settings.temperature, max_tokens: settings.maxTokens }),

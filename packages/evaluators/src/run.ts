@@ -139,6 +139,7 @@ export async function modelSettings(runtime: EvaluatorRuntime, evaluator: Stored
     maxAttempts: options?.maxAttempts ?? s.maxAttempts,
     backoffMs: s.backoffMs,
     maxBackoffMs: s.maxBackoffMs,
+    publicOnly: Boolean(options?.baseUrl) && !s.allowPrivateUrls,
   };
 }
 

@@ -3,3 +3,4 @@ export type { ErrorCode, ErrorDetail } from './errors.ts';
 export { issuesToDetails, parseOrThrow, queryParams } from './validation.ts';
 export { API_KEY_HEADER, authenticate, createKeyAuthenticator, keyAllows, projectFor, requireKey } from './auth.ts';
 export type { AuthEnv, KeyAuthenticator } from './auth.ts';
+export { isPrivateAddress, outboundUrlProblem } from './outbound-url.ts';

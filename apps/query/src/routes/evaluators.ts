@@ -12,7 +12,7 @@ import {
   mergePatch,
   type EvaluatorRuntime,
 } from '@aos/evaluators';
-import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv } from '@aos/http';
+import { ApiError, outboundUrlProblem, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv } from '@aos/http';
 import {
   createEvaluator,
   deleteEvaluator,
@@ -29,6 +29,7 @@ import { EVALUATOR_ID, findEvaluator, type EvaluatorRouteDeps } from '../evaluat
 import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 import { backfillRoutes, cancelBackfillRoute } from './evaluator-backfills.ts';
 import { evaluatorStatsHandler } from './evaluator-stats.ts';
+import { jsonBody } from './request-helpers.ts';
 
 const listSchema = v.object({
   projectId: v.optional(v.string()),
@@ -79,8 +80,9 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
 
   app.post('/', write, async (c) => {
     const projectId = requestProject(c);
-    const input = parseOrThrow(evaluatorInputSchema, await c.req.json().catch(() => undefined), 'body');
+    const input = parseOrThrow(evaluatorInputSchema, await jsonBody(c), 'body');
     const stored = toStore(input, c.var.apiKey, hasDefaultEndpoint);
+    await ensureModelEndpointReachable(input.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls);
     const created = await createEvaluator(deps.storage, {
       projectId,
       ...stored,
@@ -95,9 +97,10 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
 
   app.patch('/:id', write, async (c) => {
     const current = await findEvaluator(deps.storage, requestProject(c), c.req.param('id'));
-    const patch = parseOrThrow(evaluatorPatchSchema, await c.req.json().catch(() => undefined), 'body');
+    const patch = parseOrThrow(evaluatorPatchSchema, await jsonBody(c), 'body');
     const merged = mergePatch(inputOfStored(current.name, current.autoRun, definitionOf(current)), patch);
     const stored = toStore(merged, c.var.apiKey, hasDefaultEndpoint);
+    await ensureModelEndpointReachable(merged.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls);
     const updated = await updateEvaluator(
       deps.storage,
       current.projectId,
@@ -117,7 +120,7 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
 
   app.post('/:id/run', write, async (c) => {
     const evaluator = await findEvaluator(deps.storage, requestProject(c), c.req.param('id'));
-    const body = parseOrThrow(runSchema, await c.req.json().catch(() => undefined), 'body');
+    const body = parseOrThrow(runSchema, await jsonBody(c), 'body');
     const item = runItem(definitionOf(evaluator).target, body);
     await ensureItemExists(deps.storage, evaluator.projectId, item);
     const outcome = await judgeItem(runtime, evaluator, item, 'run');
@@ -166,4 +169,10 @@ async function ensureItemExists(storage: Storage, projectId: string, item: Evalu
   if (item.spanId !== null && !(await existingSpans(storage, projectId, [{ traceId: item.traceId!, spanId: item.spanId }])).size) {
     throw new ApiError('not_found', `span ${item.spanId} not found in trace ${item.traceId}`);
   }
+}
+
+/** An evaluator's own model endpoint must be where the service may send (see outboundUrlProblem). */
+async function ensureModelEndpointReachable(url: string | null | undefined, allowPrivate: boolean): Promise<void> {
+  const problem = url ? await outboundUrlProblem(url, allowPrivate) : null;
+  if (problem) throw new ApiError('invalid_request', `model.baseUrl: ${problem}`, [{ field: 'model.baseUrl', message: problem }]);
 }
