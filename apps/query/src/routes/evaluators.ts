@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import {
   KeyedLimiter,
@@ -29,7 +29,7 @@ import { EVALUATOR_ID, findEvaluator, type EvaluatorRouteDeps } from '../evaluat
 import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 import { backfillRoutes, cancelBackfillRoute } from './evaluator-backfills.ts';
 import { evaluatorStatsHandler } from './evaluator-stats.ts';
-import { jsonBody } from './request-helpers.ts';
+import { jsonBody, requestProject } from './request-helpers.ts';
 
 const listSchema = v.object({
   projectId: v.optional(v.string()),
@@ -136,11 +136,6 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
 
   app.route('/:id/backfills', backfillRoutes(deps));
   return app;
-}
-
-/** The key's project; a `projectId` query parameter, the only one these requests take, must name it. */
-function requestProject(c: Context<AuthEnv>): string {
-  return projectFor(c.var.apiKey, queryParams(c.req.url, { single: ['projectId'] }).projectId as string | undefined);
 }
 
 /** The item of a run request, which must fit the evaluator's target. */
