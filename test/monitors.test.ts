@@ -5,8 +5,8 @@ import { monitorSettings } from '@aos/config';
 import { silentLogger } from '@aos/log';
 import { createApiKey, evaluateMonitor, getMonitor, listFindings, type StoredMonitor } from '@aos/storage';
 import { WEBHOOK_HEADERS, startMonitorWorker, verifyWebhook } from '@aos/writer';
-import { call, seedTraces } from './support/seed-traces.ts';
-import { eventually, startTestService, type TestService } from './support/service.ts';
+import { seedTraces } from './support/seed-traces.ts';
+import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
 const MIN = 60_000;
@@ -53,13 +53,13 @@ const errorMonitor = {
 };
 
 async function createMonitor(body: Record<string, unknown>, key?: string): Promise<StoredMonitor> {
-  const res = await call(svc, 'POST', '/api/v1/trace-monitors', body, key);
+  const res = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body, key });
   expect(res.status, res.text).toBe(201);
   return (await getMonitor(svc.service.storage, res.body.projectId, res.body.id))!;
 }
 
 async function events(id: string) {
-  const res = await call(svc, 'GET', `/api/v1/trace-monitors/${id}/events?limit=100`);
+  const res = await jsonCall(svc, `/api/v1/trace-monitors/${id}/events?limit=100`);
   expect(res.status, res.text).toBe(200);
   return res.body.data as any[];
 }
@@ -114,7 +114,7 @@ describe('monitor state machine over seeded data', () => {
       condition: { operator: 'above', threshold: 5 },
     });
     await evaluateMonitor(storage(), monitor, at(70));
-    const view = (await call(svc, 'GET', `/api/v1/trace-monitors/${monitor.id}`)).body;
+    const view = (await jsonCall(svc, `/api/v1/trace-monitors/${monitor.id}`)).body;
     expect(view.state).toBe('alert');
     // Traces without a user (the error traces of the window) are a group of their own.
     expect(view.groups.map((g: any) => [g.group, g.state, g.value])).toEqual([
@@ -126,7 +126,7 @@ describe('monitor state machine over seeded data', () => {
     expect(found.findings.map((f) => [f.dedupeKey, f.title])).toEqual([[`monitor:${monitor.id}:alice`, 'spend per user: cost_total above 5 for user "alice"']]);
     // An hour later every trace left the window: alice back to ok (an event), the groups retired.
     await evaluateMonitor(storage(), monitor, at(130));
-    const later = (await call(svc, 'GET', `/api/v1/trace-monitors/${monitor.id}`)).body;
+    const later = (await jsonCall(svc, `/api/v1/trace-monitors/${monitor.id}`)).body;
     expect(later).toMatchObject({ state: 'ok', groups: [], lastEvaluatedAt: new Date(at(130)).toISOString() });
     // Only alice's moves are news: new groups starting out ok make no event.
     expect((await events(monitor.id)).map((e) => [e.group, e.fromState, e.toState, e.value])).toEqual([
@@ -135,7 +135,7 @@ describe('monitor state machine over seeded data', () => {
     ]);
     // Back in the window, a group starts afresh.
     await evaluateMonitor(storage(), monitor, at(70));
-    expect((await call(svc, 'GET', `/api/v1/trace-monitors/${monitor.id}`)).body.groups.map((g: any) => [g.group, g.state])).toEqual([
+    expect((await jsonCall(svc, `/api/v1/trace-monitors/${monitor.id}`)).body.groups.map((g: any) => [g.group, g.state])).toEqual([
       ['', 'ok'],
       ['alice', 'alert'],
       ['bob', 'ok'],
@@ -145,29 +145,29 @@ describe('monitor state machine over seeded data', () => {
   it('mute, unmute and acknowledge are events; muted alerts raise no finding; a new alert needs a new acknowledgement', async () => {
     const monitor = await createMonitor({ ...errorMonitor, name: 'muted errors' });
     const path = `/api/v1/trace-monitors/${monitor.id}`;
-    expect((await call(svc, 'POST', `${path}/acknowledge`)).status).toBe(409); // never evaluated: nothing in alert
+    expect((await jsonCall(svc, `${path}/acknowledge`, { method: 'POST' })).status).toBe(409); // never evaluated: nothing in alert
     const until = new Date(Date.now() + 3_600_000).toISOString();
-    const muted = await call(svc, 'POST', `${path}/mute`, { until });
+    const muted = await jsonCall(svc, `${path}/mute`, { method: 'POST', body: { until } });
     expect(muted.status, muted.text).toBe(200);
     expect(muted.body).toMatchObject({ muted: true, mutedUntil: until });
-    expect((await call(svc, 'POST', `${path}/mute`, { until: '2001-01-01T00:00:00Z' })).status).toBe(400);
+    expect((await jsonCall(svc, `${path}/mute`, { method: 'POST', body: { until: '2001-01-01T00:00:00Z' } })).status).toBe(400);
     await evaluateMonitor(storage(), (await getMonitor(storage(), 'default', monitor.id))!, at(30));
     let list = await events(monitor.id);
     expect(list.filter((e) => e.kind === 'state_change')).toMatchObject([{ fromState: null, toState: 'alert', muted: true }]);
     expect((await listFindings(storage(), { projectId: 'default', investigatorId: monitor.id }, { limit: 10 })).findings).toEqual([]);
 
-    const ack = await call(svc, 'POST', `${path}/acknowledge`);
+    const ack = await jsonCall(svc, `${path}/acknowledge`, { method: 'POST' });
     expect(ack.status, ack.text).toBe(200);
     expect(ack.body).toMatchObject({ state: 'alert', acknowledged: true, acknowledgedGroups: [''] });
-    expect((await call(svc, 'POST', `${path}/acknowledge`)).body.acknowledgedGroups).toEqual([]);
-    expect((await call(svc, 'POST', `${path}/unmute`)).body.muted).toBe(false);
+    expect((await jsonCall(svc, `${path}/acknowledge`, { method: 'POST' })).body.acknowledgedGroups).toEqual([]);
+    expect((await jsonCall(svc, `${path}/unmute`, { method: 'POST' })).body.muted).toBe(false);
 
     const current = (await getMonitor(storage(), 'default', monitor.id))!;
     await evaluateMonitor(storage(), current, at(30) + 1000); // still the same alert: still acknowledged
-    expect((await call(svc, 'GET', path)).body.acknowledged).toBe(true);
+    expect((await jsonCall(svc, path)).body.acknowledged).toBe(true);
     await evaluateMonitor(storage(), current, at(40)); // ok
     await evaluateMonitor(storage(), current, at(30) + 2000); // a new alert
-    expect((await call(svc, 'GET', path)).body).toMatchObject({ state: 'alert', acknowledged: false });
+    expect((await jsonCall(svc, path)).body).toMatchObject({ state: 'alert', acknowledged: false });
     // Unmuted now: this alert raised a finding.
     expect((await listFindings(storage(), { projectId: 'default', investigatorId: monitor.id }, { limit: 10 })).findings).toHaveLength(1);
 
@@ -186,8 +186,8 @@ describe('monitor state machine over seeded data', () => {
     ]);
     expect(list.find((e) => e.kind === 'muted').detail).toBe(`until ${until}`);
     // Newest first across pages too.
-    const first = await call(svc, 'GET', `${path}/events?limit=4`);
-    const second = await call(svc, 'GET', `${path}/events?limit=4&cursor=${first.body.nextCursor}`);
+    const first = await jsonCall(svc, `${path}/events?limit=4`);
+    const second = await jsonCall(svc, `${path}/events?limit=4&cursor=${first.body.nextCursor}`);
     expect([...first.body.data, ...second.body.data].map((e: any) => e.id)).toEqual(list.map((e) => e.id));
     expect(second.body.nextCursor).toBeNull();
   });
@@ -195,7 +195,7 @@ describe('monitor state machine over seeded data', () => {
 
 describe('monitor API', () => {
   it('lists the measure catalogue with units and descriptions', async () => {
-    const res = await call(svc, 'GET', '/api/v1/trace-monitors/metrics');
+    const res = await jsonCall(svc, '/api/v1/trace-monitors/metrics');
     const byName = Object.fromEntries(res.body.data.map((m: any) => [m.name, m]));
     expect(byName.error_rate).toMatchObject({ unit: 'ratio' });
     expect(byName.latency_p99).toMatchObject({ unit: 'ms' });
@@ -207,7 +207,7 @@ describe('monitor API', () => {
 
   it('validates bodies with precise errors', async () => {
     const bad = async (body: unknown, field: string) => {
-      const res = await call(svc, 'POST', '/api/v1/trace-monitors', body);
+      const res = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: body });
       expect(res.status, res.text).toBe(400);
       expect(res.body.error.details.map((d: any) => d.field), res.text).toContain(field);
     };
@@ -223,29 +223,29 @@ describe('monitor API', () => {
     await bad({ ...errorMonitor, webhookUrl: 'http://127.0.0.1:1/hook' }, 'webhookSecret');
     await bad({ ...errorMonitor, webhookUrl: 'ftp://x/y', webhookSecret: 's'.repeat(20) }, 'webhookUrl');
     const patch = await createMonitor(errorMonitor);
-    const res = await call(svc, 'PATCH', `/api/v1/trace-monitors/${patch.id}`, { condition: { operator: 'above', threshold: 1, warningThreshold: 2 } });
+    const res = await jsonCall(svc, `/api/v1/trace-monitors/${patch.id}`, { method: 'PATCH', body: { condition: { operator: 'above', threshold: 1, warningThreshold: 2 } } });
     expect(res.status).toBe(400);
-    expect((await call(svc, 'GET', '/api/v1/trace-monitors/mon_nope')).status).toBe(404);
+    expect((await jsonCall(svc, '/api/v1/trace-monitors/mon_nope')).status).toBe(404);
   });
 
   it('changes, lists and deletes monitors within the project', async () => {
-    const created = await call(svc, 'POST', '/api/v1/trace-monitors', { ...errorMonitor, name: 'to change', filter: { environment: 'prod', flag: ['loop'] } });
+    const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...errorMonitor, name: 'to change', filter: { environment: 'prod', flag: ['loop'] } } });
     expect(created.body.filter).toEqual({ environment: 'prod', flags: ['loop'] });
     const path = `/api/v1/trace-monitors/${created.body.id}`;
-    const changed = await call(svc, 'PATCH', path, { name: 'changed', condition: { operator: 'below', threshold: 1 } });
+    const changed = await jsonCall(svc, path, { method: 'PATCH', body: { name: 'changed', condition: { operator: 'below', threshold: 1 } } });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ name: 'changed', measure: 'error_count', condition: { operator: 'below', threshold: 1, warningThreshold: null, noData: 'no_data' } });
     const other = (await createApiKey(storage(), { projectId: 'elsewhere', name: 'other', scopes: ['read', 'write'] })).secret;
-    expect((await call(svc, 'GET', path, undefined, other)).status).toBe(404);
-    expect((await call(svc, 'PATCH', path, { name: 'x' }, other)).status).toBe(404);
-    expect((await call(svc, 'GET', '/api/v1/trace-monitors', undefined, other)).body.data).toEqual([]);
-    const page1 = await call(svc, 'GET', '/api/v1/trace-monitors?limit=2');
-    const page2 = await call(svc, 'GET', `/api/v1/trace-monitors?limit=100&cursor=${page1.body.nextCursor}`);
+    expect((await jsonCall(svc, path, { key: other })).status).toBe(404);
+    expect((await jsonCall(svc, path, { method: 'PATCH', body: { name: 'x' }, key: other })).status).toBe(404);
+    expect((await jsonCall(svc, '/api/v1/trace-monitors', { key: other })).body.data).toEqual([]);
+    const page1 = await jsonCall(svc, '/api/v1/trace-monitors?limit=2');
+    const page2 = await jsonCall(svc, `/api/v1/trace-monitors?limit=100&cursor=${page1.body.nextCursor}`);
     const ids = [...page1.body.data, ...page2.body.data].map((m: any) => m.id);
     expect(ids).toContain(created.body.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect((await call(svc, 'DELETE', path)).status).toBe(204);
-    expect((await call(svc, 'GET', path)).status).toBe(404);
+    expect((await jsonCall(svc, path, { method: 'DELETE' })).status).toBe(204);
+    expect((await jsonCall(svc, path)).status).toBe(404);
   });
 });
 
@@ -259,13 +259,13 @@ describe('scheduled evaluation', () => {
   };
 
   it('preview gives the value and state of the first evaluation of the saved monitor', async () => {
-    const preview = await call(svc, 'POST', '/api/v1/trace-monitors/preview', live);
+    const preview = await jsonCall(svc, '/api/v1/trace-monitors/preview', { method: 'POST', body: live });
     expect(preview.status, preview.text).toBe(200);
     expect(preview.body).toMatchObject({ measure: 'latency_p50', unit: 'ms', value: 200, state: 'alert' });
-    const created = await call(svc, 'POST', '/api/v1/trace-monitors', live);
+    const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: live });
     const first = await eventually(async () => (await events(created.body.id)).at(-1), 20_000, 'first evaluation');
     expect([first.toState, first.value]).toEqual([preview.body.state, preview.body.value]);
-    expect((await call(svc, 'PATCH', `/api/v1/trace-monitors/${created.body.id}`, { enabled: false })).status).toBe(200);
+    expect((await jsonCall(svc, `/api/v1/trace-monitors/${created.body.id}`, { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
   });
 
   it('signs webhooks and retries failed deliveries with backoff', async () => {
@@ -283,12 +283,12 @@ describe('scheduled evaluation', () => {
     try {
       const secret = 'whsec_test_0123456789abcdef';
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-      const created = await call(svc, 'POST', '/api/v1/trace-monitors', { ...live, name: 'hooked', webhookUrl: url, webhookSecret: secret });
+      const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'hooked', webhookUrl: url, webhookSecret: secret } });
       expect(created.status, created.text).toBe(201);
       expect(created.text).not.toContain(secret);
       expect(created.body.webhook).toEqual({ url, secretHint: '…cdef' });
       await eventually(async () => (received.length >= 2 ? true : undefined), 20_000, 'a retried delivery');
-      await call(svc, 'PATCH', `/api/v1/trace-monitors/${created.body.id}`, { enabled: false });
+      await jsonCall(svc, `/api/v1/trace-monitors/${created.body.id}`, { method: 'PATCH', body: { enabled: false } });
       const [first, retry] = received;
       expect(retry!.body).toBe(first!.body);
       expect(retry!.headers[WEBHOOK_HEADERS.id]).toBe(first!.headers[WEBHOOK_HEADERS.id]);
@@ -301,7 +301,7 @@ describe('scheduled evaluation', () => {
       }
       const payload = JSON.parse(first!.body);
       expect(payload).toMatchObject({ type: 'monitor.state_changed', monitor: { id: created.body.id, name: 'hooked' }, event: { fromState: null, toState: 'alert', value: 200 } });
-      const list = await call(svc, 'GET', '/api/v1/trace-monitors?limit=500');
+      const list = await jsonCall(svc, '/api/v1/trace-monitors?limit=500');
       expect(list.text).not.toContain(secret);
     } finally {
       await new Promise((r) => server.close(r));
@@ -318,7 +318,7 @@ describe('scheduled evaluation', () => {
       logger: silentLogger,
     });
     try {
-      const created = await call(svc, 'POST', '/api/v1/trace-monitors', { ...live, name: 'two writers' });
+      const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'two writers' } });
       const first = svc.service.writer.monitors;
       await eventually(async () => ((await events(created.body.id)).length > 0 ? true : undefined));
       const total = () => first.stats.evaluations + second.stats.evaluations;
@@ -338,7 +338,7 @@ describe('scheduled evaluation', () => {
       const secondBefore = second.stats.evaluations;
       await expectOnePerTick(4);
       expect(second.stats.evaluations - secondBefore).toBeGreaterThanOrEqual(2);
-      await call(svc, 'PATCH', `/api/v1/trace-monitors/${created.body.id}`, { enabled: false });
+      await jsonCall(svc, `/api/v1/trace-monitors/${created.body.id}`, { method: 'PATCH', body: { enabled: false } });
     } finally {
       await second.close();
     }

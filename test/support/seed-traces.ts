@@ -52,14 +52,3 @@ export async function seedTraces(svc: TestService, traces: SeedTrace[], key?: st
     return traces.every((t) => ids.has(t.id.padStart(32, '0'))) ? true : undefined;
   });
 }
-
-/** JSON request helper: method, body, key. */
-export async function call(svc: TestService, method: string, path: string, body?: unknown, key?: string) {
-  const res = await svc.api(path, {
-    method,
-    ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
-    ...(key ? { key } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : null, text };
-}
