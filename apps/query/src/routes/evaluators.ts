@@ -12,7 +12,7 @@ import {
   mergePatch,
   type EvaluatorRuntime,
 } from '@aos/evaluators';
-import { ApiError, outboundUrlProblem, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv } from '@aos/http';
+import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv } from '@aos/http';
 import {
   createEvaluator,
   deleteEvaluator,
@@ -29,7 +29,7 @@ import { EVALUATOR_ID, findEvaluator, type EvaluatorRouteDeps } from '../evaluat
 import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 import { backfillRoutes, cancelBackfillRoute } from './evaluator-backfills.ts';
 import { evaluatorStatsHandler } from './evaluator-stats.ts';
-import { jsonBody, requestProject } from './request-helpers.ts';
+import { ensureOutboundUrl, jsonBody, requestProject } from './request-helpers.ts';
 
 const listSchema = v.object({
   projectId: v.optional(v.string()),
@@ -82,7 +82,7 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
     const projectId = requestProject(c);
     const input = parseOrThrow(evaluatorInputSchema, await jsonBody(c), 'body');
     const stored = toStore(input, c.var.apiKey, hasDefaultEndpoint);
-    await ensureModelEndpointReachable(input.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls);
+    await ensureOutboundUrl(input.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls, 'model.baseUrl');
     const created = await createEvaluator(deps.storage, {
       projectId,
       ...stored,
@@ -100,7 +100,7 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
     const patch = parseOrThrow(evaluatorPatchSchema, await jsonBody(c), 'body');
     const merged = mergePatch(inputOfStored(current.name, current.autoRun, definitionOf(current)), patch);
     const stored = toStore(merged, c.var.apiKey, hasDefaultEndpoint);
-    await ensureModelEndpointReachable(merged.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls);
+    await ensureOutboundUrl(merged.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls, 'model.baseUrl');
     const updated = await updateEvaluator(
       deps.storage,
       current.projectId,
@@ -164,10 +164,4 @@ async function ensureItemExists(storage: Storage, projectId: string, item: Evalu
   if (item.spanId !== null && !(await existingSpans(storage, projectId, [{ traceId: item.traceId!, spanId: item.spanId }])).size) {
     throw new ApiError('not_found', `span ${item.spanId} not found in trace ${item.traceId}`);
   }
-}
-
-/** An evaluator's own model endpoint must be where the service may send (see outboundUrlProblem). */
-async function ensureModelEndpointReachable(url: string | null | undefined, allowPrivate: boolean): Promise<void> {
-  const problem = url ? await outboundUrlProblem(url, allowPrivate) : null;
-  if (problem) throw new ApiError('invalid_request', `model.baseUrl: ${problem}`, [{ field: 'model.baseUrl', message: problem }]);
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type * as v from 'valibot';
-import { ApiError, projectFor, queryParams, type AuthEnv } from '@aos/http';
+import { ApiError, outboundUrlProblem, projectFor, queryParams, type AuthEnv } from '@aos/http';
 
 /**
  * A strictObject words its own issues (unknown key, missing key, not an object) in
@@ -25,4 +25,10 @@ export async function jsonBody(c: Context): Promise<unknown> {
   } catch {
     throw new ApiError('invalid_request', 'body: must be JSON', [{ field: 'body', message: 'must be JSON' }]);
   }
+}
+
+/** A URL the service will call (a webhook, a model endpoint) must be one it may call: else 400 naming `field`. */
+export async function ensureOutboundUrl(url: string | null | undefined, allowPrivate: boolean, field: string): Promise<void> {
+  const problem = url ? await outboundUrlProblem(url, allowPrivate) : null;
+  if (problem) throw new ApiError('invalid_request', `${field}: ${problem}`, [{ field, message: problem }]);
 }

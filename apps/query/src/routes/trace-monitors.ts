@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { Queue } from 'bullmq';
 import type { MonitorSettings } from '@aos/config';
 import { worstState } from '@aos/domain';
-import { ApiError, outboundUrlProblem, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
+import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import { scheduleMonitor, unscheduleMonitor, type MonitorPayload } from '@aos/queue';
 import {
   MEASURES,
@@ -25,7 +25,7 @@ import {
 import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/pagination.ts';
 import { timeParam } from '../filters/time.ts';
 import { parseCreateMonitor, parsePatchMonitor, parsePreviewMonitor } from '../monitors/monitor-input.ts';
-import { jsonBody, requestProject } from './request-helpers.ts';
+import { ensureOutboundUrl, jsonBody, requestProject } from './request-helpers.ts';
 import { ensureDimensionKeys } from '../filters/dimension-keys.ts';
 import { dimensionOfGroup } from '../filters/group-by.ts';
 import { monitorViews } from '../monitors/monitor-view.ts';
@@ -72,7 +72,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
     const projectId = requestProject(c);
     const parsed = parseCreateMonitor(await jsonBody(c), c.var.apiKey, limits);
     await ensureMonitorDimensions(deps.storage, projectId, parsed.definition);
-    await ensureWebhookReachable(parsed.definition.webhookUrl, deps.monitorSettings.allowPrivateUrls);
+    await ensureOutboundUrl(parsed.definition.webhookUrl, deps.monitorSettings.allowPrivateUrls, 'webhookUrl');
     const monitor = await createMonitor(deps.storage, { projectId, ...parsed, createdBy: c.var.apiKey.id });
     await syncSchedule(deps.monitorQueue, monitor);
     return c.json(await viewOf(deps.storage, monitor), 201);
@@ -104,7 +104,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
     const current = await found(c);
     const parsed = parsePatchMonitor(await jsonBody(c), current, c.var.apiKey, limits);
     await ensureMonitorDimensions(deps.storage, current.projectId, parsed.definition);
-    await ensureWebhookReachable(parsed.definition.webhookUrl, deps.monitorSettings.allowPrivateUrls);
+    await ensureOutboundUrl(parsed.definition.webhookUrl, deps.monitorSettings.allowPrivateUrls, 'webhookUrl');
     const saved = await saveMonitor(deps.storage, { ...current, ...parsed });
     await syncSchedule(deps.monitorQueue, saved);
     return c.json(await viewOf(deps.storage, saved));
@@ -182,10 +182,4 @@ async function ensureMonitorDimensions(storage: Storage, projectId: string, defi
   const grouped = dimensionOfGroup(definition.groupBy);
   if (grouped !== undefined) await ensureDimensionKeys(storage, projectId, [grouped], 'groupBy');
   await ensureDimensionKeys(storage, projectId, definition.filter.dimensions?.map((d) => d.key) ?? [], 'filter.dim');
-}
-
-/** A webhook must point where the writer may send (see outboundUrlProblem). */
-async function ensureWebhookReachable(url: string | null, allowPrivate: boolean): Promise<void> {
-  const problem = url ? await outboundUrlProblem(url, allowPrivate) : null;
-  if (problem) throw new ApiError('invalid_request', `webhookUrl: ${problem}`, [{ field: 'webhookUrl', message: problem }]);
 }
