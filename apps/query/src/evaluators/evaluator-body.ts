@@ -8,7 +8,7 @@ import {
 import { ApiError } from '@aos/http';
 import type { ApiKeyRecord, SpanFilterFields, StoredEvaluator } from '@aos/storage';
 import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../filters/span-filter.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, savedFilterFields } from '../filters/trace-filter.ts';
 
 /**
  * From a request to what is stored: the definition resolved by @aos/evaluators, with the
@@ -56,8 +56,7 @@ function checkNames(filter: Record<string, string | string[]>, allowed: readonly
 
 function traceFilterFields(filter: Record<string, string | string[]>, key: ApiKeyRecord): TraceFilterFields {
   checkNames(filter, TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, 'filter');
-  const { projectId: _p, startTimeMs: _s, endTimeMs: _e, ...fields } = parseTraceFilter(filter, key);
-  return fields;
+  return savedFilterFields(filter, key);
 }
 
 function spanFilterFields(filter: Record<string, string | string[]>, key: ApiKeyRecord): SpanFilterFields {

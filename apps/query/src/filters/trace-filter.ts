@@ -95,6 +95,30 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
 }
 
 /**
+ * A filter saved as an object (a view's, a monitor's, an evaluator's: the parameters of
+ * GET /traces by name) in the form the parser takes: absent values dropped, numbers as
+ * text, repeated parameters always as arrays.
+ */
+export function filterAsQuery(filter: Record<string, string | number | string[] | undefined>): Record<string, string | string[]> {
+  const repeated: readonly string[] = TRACE_FILTER_REPEATED_PARAMS;
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(filter)) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value : repeated.includes(name) ? [String(value)] : String(value);
+  }
+  return out;
+}
+
+/** A saved filter's fields without the window and project, which each run supplies (monitors, evaluators). */
+export function savedFilterFields(
+  filter: Record<string, string | number | string[] | undefined>,
+  key: ApiKeyRecord,
+): Omit<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'> {
+  const { projectId: _project, startTimeMs: _start, endTimeMs: _end, ...fields } = parseTraceFilter(filterAsQuery(filter), key);
+  return fields;
+}
+
+/**
  * parseTraceFilter, then checks what only storage knows: a `dim` key must be one of the
  * project's dimensions (anything else would match nothing, silently).
  */

@@ -6,10 +6,10 @@ import {
   conditionProblem,
 } from '@aos/domain';
 import { ApiError, parseOrThrow, type ErrorDetail } from '@aos/http';
-import { MEASURE_NAMES, type ApiKeyRecord, type MonitorDefinition, type MonitorFilter } from '@aos/storage';
+import { MEASURE_NAMES, type ApiKeyRecord, type MonitorDefinition } from '@aos/storage';
 import { groupNameSchema } from '../filters/group-by.ts';
 import { strictBodyMessage } from '../routes/request-helpers.ts';
-import { TRACE_FILTER_PARAMS, parseTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, savedFilterFields } from '../filters/trace-filter.ts';
 
 /** Longest window a monitor may look back over. */
 export const MAX_WINDOW_SECONDS = 31 * 86_400;
@@ -22,6 +22,7 @@ const FILTER_FIELDS = TRACE_FILTER_PARAMS.filter((p) => !['startTime', 'endTime'
 const wholeSeconds = (what: string) => v.pipe(v.number(`${what} must be a number of seconds`), v.integer('must be a whole number of seconds'));
 const finite = v.pipe(v.number('must be a number'), v.finite('must be a finite number'));
 const filterValue = v.union([v.string(), v.number()], 'must be a string or a number');
+const repeatedValue = v.union([v.string(), v.array(v.string())], 'must be a string or an array of strings');
 
 const conditionSchema = v.strictObject(
   {
@@ -41,7 +42,7 @@ const fields = {
   filter: v.strictObject(
     {
       ...Object.fromEntries(FILTER_FIELDS.map((f) => [f, v.optional(filterValue)])),
-      flag: v.optional(v.array(v.string('must be a string'), 'must be an array of flags')),
+      ...Object.fromEntries(TRACE_FILTER_REPEATED_PARAMS.map((f) => [f, v.optional(repeatedValue)])),
     },
     strictBodyMessage,
   ),
@@ -138,7 +139,7 @@ export function parsePatchMonitor(body: unknown, current: ParsedMonitor, key: Ap
   const definition: MonitorDefinition = {
     ...current.definition,
     ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
-    ...(filter !== undefined ? { filter: monitorFilterFrom(filter, key) } : {}),
+    ...(filter !== undefined ? { filter: savedFilterFields(filter, key) } : {}),
     ...(patch.condition !== undefined ? { condition: { noData: 'no_data', warningThreshold: null, ...patch.condition } } : {}),
   } as MonitorDefinition;
   if (definition.measure !== 'score_mean') definition.scoreName = null;
@@ -151,7 +152,7 @@ function definitionFrom(body: Omit<CreateBody, 'webhookSecret'>, key: ApiKeyReco
     description: body.description ?? '',
     measure: body.measure,
     scoreName: body.measure === 'score_mean' ? (body.scoreName ?? null) : null,
-    filter: monitorFilterFrom(body.filter ?? {}, key),
+    filter: savedFilterFields(body.filter ?? {}, key),
     groupBy: body.groupBy ?? null,
     windowSeconds: body.windowSeconds,
     intervalSeconds: body.intervalSeconds,
@@ -162,20 +163,6 @@ function definitionFrom(body: Omit<CreateBody, 'webhookSecret'>, key: ApiKeyReco
     muted: false,
     mutedUntil: null,
   };
-}
-
-/**
- * The monitor's filter through the one trace filter parser (same fields, same checks,
- * same query-language errors as the trace list), without its window and project.
- */
-function monitorFilterFrom(filter: Record<string, string | number | string[] | undefined>, key: ApiKeyRecord): MonitorFilter {
-  const asQuery = Object.fromEntries(
-    Object.entries(filter)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
-  );
-  const { projectId: _projectId, startTimeMs: _start, endTimeMs: _end, ...rest } = parseTraceFilter(asQuery, key);
-  return rest;
 }
 
 function checked(definition: MonitorDefinition, webhookSecret: string, limits: MonitorLimits): ParsedMonitor {

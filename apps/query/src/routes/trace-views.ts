@@ -14,7 +14,7 @@ import {
   type Storage,
   type TraceViewInput,
 } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, filterAsQuery, readTraceFilter } from '../filters/trace-filter.ts';
 import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination.ts';
 import { jsonBody, requestProject, strictBodyMessage } from './request-helpers.ts';
 
@@ -141,11 +141,7 @@ async function checkedFilter(
   key: ApiKeyRecord,
 ): Promise<Record<string, string | string[]>> {
   // Stored in one form: repeated parameters always as arrays.
-  const normalized = Object.fromEntries(
-    Object.entries(filter)
-      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
-      .map(([name, value]) => [name, (TRACE_FILTER_REPEATED_PARAMS as readonly string[]).includes(name) && typeof value === 'string' ? [value] : value]),
-  );
+  const normalized = filterAsQuery(filter);
   try {
     await readTraceFilter(normalized, key, storage);
     return normalized;
