@@ -147,6 +147,29 @@ describe('trace dimensions', () => {
     expect(((await unknown.json()) as any).error.details[0].field).toBe('groupBy');
   });
 
+  it('lets monitors and evaluators filter by a dimension, and only by one of the project', async () => {
+    const post = (path: string, body: unknown) =>
+      svc.api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const draft = {
+      name: 'gold traces',
+      measure: 'trace_count',
+      filter: { dim: 'tier:gold' },
+      windowSeconds: 6 * 3600,
+      intervalSeconds: 60,
+      condition: { operator: 'above', threshold: 10 },
+    };
+    const preview = await post('/api/v1/trace-monitors/preview', draft);
+    expect(preview.status, await preview.clone().text()).toBe(200);
+    expect(((await preview.json()) as any).value).toBe(2);
+    const unknownMonitor = await post('/api/v1/trace-monitors/preview', { ...draft, filter: { dim: ['colour:red'] } });
+    expect(unknownMonitor.status).toBe(400);
+    expect(((await unknownMonitor.json()) as any).error.details[0].field).toBe('filter.dim');
+    const unknownEvaluator = await post('/api/v1/trace-evaluators', { name: 'gold only', template: 'empty_output', filter: { dim: 'colour:red' } });
+    expect(unknownEvaluator.status).toBe(400);
+    expect(((await unknownEvaluator.json()) as any).error.details[0].field).toBe('filter.dim');
+    expect((await post('/api/v1/trace-evaluators', { name: 'gold only', template: 'empty_output', filter: { dim: 'tier:gold' } })).status).toBe(201);
+  });
+
   it('suggests metadata keys seen in recent spans that are not dimensions yet, by frequency', async () => {
     const res = await svc.api('/api/v1/trace-dimensions?discover=true');
     expect(res.status).toBe(200);

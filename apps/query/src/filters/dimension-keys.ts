@@ -1,5 +1,5 @@
 import { ApiError } from '@aos/http';
-import { listDimensionKeys, type Storage } from '@aos/storage';
+import { listDimensionKeys, type Storage, type TraceFilter } from '@aos/storage';
 
 /**
  * Refuses keys that are not dimensions of the project: a filter or grouping on one would
@@ -12,4 +12,9 @@ export async function ensureDimensionKeys(storage: Storage, projectId: string, k
   if (unknown === undefined) return;
   const message = `${JSON.stringify(unknown)} is not a dimension of this project; add it with POST /api/v1/trace-dimensions (dimensions: ${[...known].join(', ') || 'none'})`;
   throw new ApiError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+}
+
+/** A saved filter (a monitor's, an evaluator's) may name only the project's dimensions. */
+export async function ensureFilterDimensions(storage: Storage, projectId: string, filter: Pick<TraceFilter, 'dimensions'>): Promise<void> {
+  await ensureDimensionKeys(storage, projectId, filter.dimensions?.map((d) => d.key) ?? [], 'filter.dim');
 }

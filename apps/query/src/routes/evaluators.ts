@@ -30,6 +30,7 @@ import { encodeIdCursor, idCursorParam, limitParam } from '../filters/pagination
 import { backfillRoutes, cancelBackfillRoute } from './evaluator-backfills.ts';
 import { evaluatorStatsHandler } from './evaluator-stats.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from './request-helpers.ts';
+import { ensureFilterDimensions } from '../filters/dimension-keys.ts';
 
 const listSchema = v.object({
   projectId: v.optional(v.string()),
@@ -83,6 +84,7 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
     const input = parseOrThrow(evaluatorInputSchema, await jsonBody(c), 'body');
     const stored = toStore(input, c.var.apiKey, hasDefaultEndpoint);
     await ensureOutboundUrl(input.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls, 'model.baseUrl');
+    await ensureFilterDimensions(deps.storage, projectId, stored.definition.traceFilter);
     const created = await createEvaluator(deps.storage, {
       projectId,
       ...stored,
@@ -101,6 +103,7 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
     const merged = mergePatch(inputOfStored(current.name, current.autoRun, definitionOf(current)), patch);
     const stored = toStore(merged, c.var.apiKey, hasDefaultEndpoint);
     await ensureOutboundUrl(merged.model?.baseUrl, deps.evaluatorSettings.allowPrivateUrls, 'model.baseUrl');
+    await ensureFilterDimensions(deps.storage, current.projectId, stored.definition.traceFilter);
     const updated = await updateEvaluator(
       deps.storage,
       current.projectId,

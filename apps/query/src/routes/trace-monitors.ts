@@ -26,7 +26,7 @@ import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../filters/paginat
 import { timeParam } from '../filters/time.ts';
 import { parseCreateMonitor, parsePatchMonitor, parsePreviewMonitor } from '../monitors/monitor-input.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from './request-helpers.ts';
-import { ensureDimensionKeys } from '../filters/dimension-keys.ts';
+import { ensureDimensionKeys, ensureFilterDimensions } from '../filters/dimension-keys.ts';
 import { dimensionOfGroup } from '../filters/group-by.ts';
 import { monitorViews } from '../monitors/monitor-view.ts';
 
@@ -181,5 +181,5 @@ async function syncSchedule(queue: Queue<MonitorPayload>, monitor: StoredMonitor
 async function ensureMonitorDimensions(storage: Storage, projectId: string, definition: MonitorDefinition): Promise<void> {
   const grouped = dimensionOfGroup(definition.groupBy);
   if (grouped !== undefined) await ensureDimensionKeys(storage, projectId, [grouped], 'groupBy');
-  await ensureDimensionKeys(storage, projectId, definition.filter.dimensions?.map((d) => d.key) ?? [], 'filter.dim');
+  await ensureFilterDimensions(storage, projectId, definition.filter);
 }
