@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/service.ts';
+import { readJson, type ErrorBody } from './support/api-types.ts';
 
 // The default: URLs given through the API may not point at private addresses.
 let svc: TestService;
@@ -25,7 +26,7 @@ describe('URLs the service calls', () => {
       webhookSecret: 'a-secret-of-sixteen+',
     });
     expect(res.status).toBe(400);
-    const error = ((await res.json()) as any).error;
+    const error = (await readJson<ErrorBody>(res)).error;
     expect(error.details[0]).toMatchObject({ field: 'webhookUrl', message: expect.stringMatching(/private address \(169\.254\.169\.254\)/) });
   });
 
@@ -36,7 +37,7 @@ describe('URLs the service calls', () => {
       model: { baseUrl: 'http://localhost:8123/?query=SELECT%201', model: 'x' },
     });
     expect(res.status).toBe(400);
-    const error = ((await res.json()) as any).error;
+    const error = (await readJson<ErrorBody>(res)).error;
     expect(error.details[0]).toMatchObject({ field: 'model.baseUrl', message: expect.stringMatching(/private address/) });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@aos/storage';
 import { eventually, startTestService, type TestService } from './support/service.ts';
+import { readJson, type DimensionList, type DimensionsAdded, type ErrorBody, type MonitorPreview, type Page, type TimeseriesBody, type TraceRecord, type TraceSummary } from './support/api-types.ts';
 
 let svc: TestService;
 let otherKey: string;
@@ -46,7 +47,7 @@ async function ingest(resourceSpans: unknown[]) {
 async function traceIds(query: string): Promise<string[]> {
   const res = await svc.api(`/api/v1/traces?${WINDOW}&${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as any).data.map((t: any) => t.traceId.replace(/^0+/, '')).sort();
+  return (await readJson<Page<TraceRecord>>(res)).data.map((t) => t.traceId.replace(/^0+/, '')).sort();
 }
 
 async function addKeys(keys: unknown, key?: string) {
@@ -70,11 +71,11 @@ describe('trace dimensions', () => {
   it('starts with none, and refuses malformed keys with the field named', async () => {
     const res = await svc.api('/api/v1/trace-dimensions');
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any).data).toEqual([]);
+    expect((await readJson<DimensionList>(res)).data).toEqual([]);
     for (const bad of [[], ['a:b'], [''], ['x'.repeat(200)], 'tier', [42]]) {
       const r = await addKeys(bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
-      expect(((await r.json()) as any).error.details[0].field).toMatch(/^keys/);
+      expect((await readJson<ErrorBody>(r)).error.details[0]!.field).toMatch(/^keys/);
     }
     const unknownField = await svc.api('/api/v1/trace-dimensions', {
       method: 'POST',
@@ -87,13 +88,13 @@ describe('trace dimensions', () => {
   it('adds keys, says which were new and that they apply to new data', async () => {
     const res = await addKeys(['tier', 'region']);
     expect(res.status).toBe(201);
-    const body = (await res.json()) as any;
+    const body = await readJson<DimensionsAdded>(res);
     expect(body.added).toEqual(['tier', 'region']);
     expect(body.note).toMatch(/from now on/);
-    expect(body.data.map((d: any) => d.key).sort()).toEqual(['region', 'tier']);
+    expect(body.data.map((d) => d.key).sort()).toEqual(['region', 'tier']);
     const again = await addKeys(['tier']);
     expect(again.status).toBe(200);
-    expect(((await again.json()) as any).alreadyPresent).toEqual(['tier']);
+    expect((await readJson<DimensionsAdded>(again)).alreadyPresent).toEqual(['tier']);
   });
 
   it('extracts values at ingest from attributes, metadata prefixes, metadata JSON and resources', async () => {
@@ -118,7 +119,7 @@ describe('trace dimensions', () => {
     expect(await traceIds('dim=tier:gold&dim=region:eu')).toEqual(['a1']);
     expect(await traceIds('dim=tier:platinum')).toEqual([]);
     const summary = await svc.api(`/api/v1/traces/summary?${WINDOW}&dim=region:us`);
-    expect(((await summary.json()) as any).traceCount).toBe(1);
+    expect((await readJson<TraceSummary>(summary)).traceCount).toBe(1);
   });
 
   it('refuses dim filters that are malformed or name a key that is not a dimension', async () => {
@@ -129,22 +130,22 @@ describe('trace dimensions', () => {
     ] as const) {
       const res = await svc.api(`/api/v1/traces?${WINDOW}&${query}`);
       expect(res.status, query).toBe(400);
-      const body = (await res.json()) as any;
+      const body = await readJson<ErrorBody>(res);
       expect(body.error.message).toMatch(message);
-      expect(body.error.details[0].field).toMatch(/^dim/);
+      expect(body.error.details[0]!.field).toMatch(/^dim/);
     }
   });
 
   it('groups timeseries by a dimension', async () => {
     const res = await svc.api(`/api/v1/traces/timeseries?${WINDOW}&interval=1h&measure=trace_count&groupBy=dim:tier`);
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = (await res.json()) as any;
+    const body = await readJson<TimeseriesBody>(res);
     expect(body.groupBy).toBe('dim:tier');
-    const byGroup = Object.fromEntries(body.series.map((s: any) => [s.group, s.points.map((p: any) => p.value)]));
+    const byGroup = Object.fromEntries(body.series.map((s) => [s.group, s.points.map((p) => p.value)]));
     expect(byGroup).toEqual({ gold: [1, 0, 1], free: [1, 0, 0], '': [0, 0, 1] });
     const unknown = await svc.api(`/api/v1/traces/timeseries?${WINDOW}&measure=trace_count&groupBy=dim:plan`);
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as any).error.details[0].field).toBe('groupBy');
+    expect((await readJson<ErrorBody>(unknown)).error.details[0]!.field).toBe('groupBy');
   });
 
   it('lets monitors and evaluators filter by a dimension, and only by one of the project', async () => {
@@ -160,33 +161,33 @@ describe('trace dimensions', () => {
     };
     const preview = await post('/api/v1/trace-monitors/preview', draft);
     expect(preview.status, await preview.clone().text()).toBe(200);
-    expect(((await preview.json()) as any).value).toBe(2);
+    expect((await readJson<MonitorPreview>(preview)).value).toBe(2);
     const unknownMonitor = await post('/api/v1/trace-monitors/preview', { ...draft, filter: { dim: ['colour:red'] } });
     expect(unknownMonitor.status).toBe(400);
-    expect(((await unknownMonitor.json()) as any).error.details[0].field).toBe('filter.dim');
+    expect((await readJson<ErrorBody>(unknownMonitor)).error.details[0]!.field).toBe('filter.dim');
     const unknownEvaluator = await post('/api/v1/trace-evaluators', { name: 'gold only', template: 'empty_output', filter: { dim: 'colour:red' } });
     expect(unknownEvaluator.status).toBe(400);
-    expect(((await unknownEvaluator.json()) as any).error.details[0].field).toBe('filter.dim');
+    expect((await readJson<ErrorBody>(unknownEvaluator)).error.details[0]!.field).toBe('filter.dim');
     expect((await post('/api/v1/trace-evaluators', { name: 'gold only', template: 'empty_output', filter: { dim: 'tier:gold' } })).status).toBe(201);
   });
 
   it('suggests metadata keys seen in recent spans that are not dimensions yet, by frequency', async () => {
     const res = await svc.api('/api/v1/trace-dimensions?discover=true');
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
-    expect(body.suggestions.sampledSpans).toBe(4);
-    const keys = body.suggestions.keys.map((k: any) => k.key);
+    const { suggestions } = await readJson<DimensionList>(res);
+    expect(suggestions?.sampledSpans).toBe(4);
+    const keys = suggestions!.keys.map((k) => k.key);
     // tier is a dimension already; plan comes from a metadata prefix and from the metadata JSON.
     expect(keys).not.toContain('tier');
-    const plan = body.suggestions.keys.find((k: any) => k.key === 'plan');
+    const plan = suggestions!.keys.find((k) => k.key === 'plan');
     expect(plan).toMatchObject({ spans: 2, share: 0.5 });
-    expect(plan.examples.sort()).toEqual(['basic', 'pro']);
+    expect(plan?.examples.sort()).toEqual(['basic', 'pro']);
   });
 
   it('applies a key added later only to spans ingested after it', async () => {
     expect((await addKeys(['plan'])).status).toBe(201);
     // Nothing left to suggest, but the sample is still counted.
-    const discovered = (await (await svc.api('/api/v1/trace-dimensions?discover=true')).json()) as any;
+    const discovered = await readJson<DimensionList>(await svc.api('/api/v1/trace-dimensions?discover=true'));
     expect(discovered.suggestions).toMatchObject({ sampledSpans: 4, keys: [] });
     expect(await traceIds('dim=plan:pro')).toEqual([]);
     await ingest([trace('a5', 2 * HOUR + 7 * 60_000, [str('metadata.plan', 'pro')])]);
@@ -209,8 +210,8 @@ describe('trace dimensions', () => {
       body: JSON.stringify(draft),
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = (await res.json()) as any;
-    const byGroup = Object.fromEntries(body.groups.map((g: any) => [g.group, [g.value, g.state]]));
+    const body = await readJson<MonitorPreview>(res);
+    const byGroup = Object.fromEntries(body.groups.map((g) => [g.group, [g.value, g.state]]));
     expect(byGroup).toEqual({ gold: [2, 'alert'], free: [1, 'ok'], '': [2, 'alert'] });
     const unknown = await svc.api('/api/v1/trace-monitors/preview', {
       method: 'POST',
@@ -218,18 +219,18 @@ describe('trace dimensions', () => {
       body: JSON.stringify({ ...draft, groupBy: 'dim:colour' }),
     });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as any).error.details[0].field).toBe('groupBy');
+    expect((await readJson<ErrorBody>(unknown)).error.details[0]!.field).toBe('groupBy');
   });
 
   it('keeps dimensions per project', async () => {
     const res = await svc.api('/api/v1/trace-dimensions', { key: otherKey });
-    expect(((await res.json()) as any).data).toEqual([]);
+    expect((await readJson<DimensionList>(res)).data).toEqual([]);
     const filtered = await svc.api(`/api/v1/traces?${WINDOW}&dim=tier:gold`, { key: otherKey });
     expect(filtered.status).toBe(400);
     expect((await addKeys(['tier'], otherKey)).status).toBe(201);
     const mine = await svc.api('/api/v1/trace-dimensions');
-    expect(((await mine.json()) as any).data.map((d: any) => d.key).sort()).toEqual(['plan', 'region', 'tier']);
+    expect((await readJson<DimensionList>(mine)).data.map((d) => d.key).sort()).toEqual(['plan', 'region', 'tier']);
     const theirs = await svc.api(`/api/v1/traces?${WINDOW}&dim=tier:gold`, { key: otherKey });
-    expect(((await theirs.json()) as any).data).toEqual([]);
+    expect((await readJson<Page<TraceRecord>>(theirs)).data).toEqual([]);
   });
 });

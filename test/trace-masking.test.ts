@@ -7,6 +7,7 @@ import { silentLogger } from '@aos/log';
 import { createApiKey } from '@aos/storage';
 import { otlpExporter, tracerProvider } from './support/otel.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
+import { readJson, type ErrorBody, type Finding, type MaskingPolicyBody, type MaskingTestBody, type Page, type SpanDetail, type TraceDetail, type TraceSummary } from './support/api-types.ts';
 
 let svc: TestService;
 let otherKey: string;
@@ -68,7 +69,7 @@ afterAll(async () => {
 
 describe('masking policy', () => {
   it('is empty until one is saved, and the catalogue of detectors is listed', async () => {
-    const body = (await (await svc.api('/api/v1/trace-masking')).json()) as any;
+    const body = await readJson<MaskingPolicyBody>(await svc.api('/api/v1/trace-masking'));
     expect(body.policy).toEqual({ rules: [] });
     expect(body.updatedAt).toBeNull();
     expect(body.detectors).toEqual(
@@ -87,39 +88,39 @@ describe('masking policy', () => {
       ],
     });
     expect(res.status).toBe(400);
-    const error = ((await res.json()) as any).error;
-    const fields = error.details.map((d: any) => d.field);
+    const error = (await readJson<ErrorBody>(res)).error;
+    const fields = error.details.map((d) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['body.rules.0.pattern', 'body.rules.1.pattern', 'body.rules.2.pattern', 'body.rules.3.detector']));
-    expect(error.details.find((d: any) => d.field === 'body.rules.1.pattern').message).toMatch(/backtrack/);
+    expect(error.details.find((d) => d.field === 'body.rules.1.pattern')?.message).toMatch(/backtrack/);
     expect(error.message).toMatch(/rules\.0\.pattern/);
     for (const bad of ['not json', '{"rules":"all"}', '{}']) expect((await post('', bad)).status).toBe(400);
     // Nothing was stored.
-    expect(((await (await svc.api('/api/v1/trace-masking')).json()) as any).policy).toEqual({ rules: [] });
+    expect((await readJson<MaskingPolicyBody>(await svc.api('/api/v1/trace-masking'))).policy).toEqual({ rules: [] });
   });
 
   it('tries a draft on sample text: masked text and matches with positions, nothing stored', async () => {
     const text = `mail ${RAW.email}, card ${RAW.card}`;
     const res = await post('/test', { policy: POLICY, text });
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = (await res.json()) as any;
+    const body = await readJson<MaskingTestBody>(res);
     expect(body.masked).toMatch(/^mail \[EMAIL:[0-9a-f]{10}\], card \*{4} \*{4} \*{4} 1111$/);
     expect(body.matches).toEqual([
       { rule: 'emails', detector: 'email', start: 5, end: 5 + RAW.email.length },
       { rule: 'cards', detector: 'credit_card', start: text.indexOf(RAW.card), end: text.length },
     ]);
     // Only the rules for the named field apply: ibans is an output-only rule.
-    const input = (await (await post('/test', { policy: POLICY, text: RAW.iban, field: 'input' })).json()) as any;
+    const input = await readJson<MaskingTestBody>(await post('/test', { policy: POLICY, text: RAW.iban, field: 'input' }));
     expect(input).toEqual({ masked: RAW.iban, matches: [] });
-    const output = (await (await post('/test', { policy: POLICY, text: RAW.iban, field: 'output' })).json()) as any;
+    const output = await readJson<MaskingTestBody>(await post('/test', { policy: POLICY, text: RAW.iban, field: 'output' }));
     expect(output.masked).toBe('[IBAN]');
     expect((await post('/test', { policy: { rules: [{ name: 'x', pattern: '(a|a)*b' }] }, text: 'aaa' })).status).toBe(400);
-    expect(((await (await svc.api('/api/v1/trace-masking')).json()) as any).policy).toEqual({ rules: [] });
+    expect((await readJson<MaskingPolicyBody>(await svc.api('/api/v1/trace-masking'))).policy).toEqual({ rules: [] });
   });
 
   it('masks at ingest: no raw value reaches Redis or ClickHouse, and masked spans are marked and counted', async () => {
     const saved = await post('', POLICY);
     expect(saved.status, await saved.clone().text()).toBe(200);
-    expect(((await saved.json()) as any).updatedAt).not.toBeNull();
+    expect((await readJson<MaskingPolicyBody>(saved)).updatedAt).not.toBeNull();
 
     // Every command Redis receives while the trace goes through the queue.
     const monitorClient = new Redis(inject('redisUrl'));
@@ -154,16 +155,16 @@ describe('masking policy', () => {
     expect(stored).toMatch(/\[EMAIL:[0-9a-f]{10}\]/);
     expect(stored).toContain('<secret>');
 
-    const record = (await (await svc.api(`/api/v1/traces/${traceId}`)).json()) as any;
+    const record = await readJson<TraceDetail>(await svc.api(`/api/v1/traces/${traceId}`));
     expect(record.maskedSpanCount).toBe(2);
-    const root = record.spans[0];
+    const root = record.spans[0]!;
     expect(root.maskedRules).toEqual(['cards', 'emails', 'ibans', 'jwts']);
-    expect(root.children[0].maskedRules).toEqual(['secrets']);
-    const detail = (await (await svc.api(`/api/v1/traces/${traceId}/spans/${root.spanId}`)).json()) as any;
+    expect(root.children[0]?.maskedRules).toEqual(['secrets']);
+    const detail = await readJson<SpanDetail>(await svc.api(`/api/v1/traces/${traceId}/spans/${root.spanId}`));
     expect(detail.input).toMatch(/^Refund \[EMAIL:[0-9a-f]{10}\] on card \*{4} \*{4} \*{4} 1111$/);
     expect(detail.output).toBe('Wire it to [IBAN]');
 
-    const summary = (await (await svc.api('/api/v1/traces/summary')).json()) as any;
+    const summary = await readJson<TraceSummary>(await svc.api('/api/v1/traces/summary'));
     expect(summary.maskedSpanCount).toBe(2);
     expect(summary.maskedRuleCounts).toEqual({ cards: 1, emails: 1, ibans: 1, jwts: 1, secrets: 1 });
   });
@@ -172,8 +173,8 @@ describe('masking policy', () => {
     // ibans is the rule that fired on an output above; the hits are raised every few seconds.
     const finding = await eventually(async () => {
       const res = await svc.api('/api/v1/trace-findings?investigator=masking');
-      const body = (await res.json()) as any;
-      return body.data?.length > 0 ? body.data : undefined;
+      const body = await readJson<Page<Finding>>(res);
+      return body.data.length > 0 ? body.data : undefined;
     });
     expect(finding).toHaveLength(1);
     expect(finding[0]).toMatchObject({
@@ -182,7 +183,7 @@ describe('masking policy', () => {
       investigator: { kind: 'masking', id: 'ibans' },
       occurrences: 1,
     });
-    expect(finding[0].evidence).toHaveLength(1);
+    expect(finding[0]?.evidence).toHaveLength(1);
   });
 
   it('applies a replaced policy to the very next request', async () => {
@@ -230,11 +231,11 @@ describe('masking policy', () => {
   });
 
   it('keeps policies per project', async () => {
-    const theirs = (await (await svc.api('/api/v1/trace-masking', { key: otherKey })).json()) as any;
+    const theirs = await readJson<MaskingPolicyBody>(await svc.api('/api/v1/trace-masking', { key: otherKey }));
     expect(theirs.policy).toEqual({ rules: [] });
     expect((await post('', { rules: [{ name: 'mails', detector: 'email' }] }, otherKey)).status).toBe(200);
-    const mine = (await (await svc.api('/api/v1/trace-masking')).json()) as any;
-    expect(mine.policy.rules.map((r: any) => r.name)).toEqual(['ssn']);
+    const mine = await readJson<MaskingPolicyBody>(await svc.api('/api/v1/trace-masking'));
+    expect(mine.policy.rules.map((r) => r.name)).toEqual(['ssn']);
     const forbidden = await svc.api('/api/v1/trace-masking?projectId=default', { key: otherKey });
     expect(forbidden.status).toBe(403);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestService, type TestService } from './support/service.ts';
+import { readJson, type Page, type TraceRecord } from './support/api-types.ts';
 
 // Traces spread so that start-ordered pages cross the list's probe windows (an hour, then
 // 8 and 64 hours, then the whole window): minutes, hours and days apart, with ties.
@@ -32,7 +33,7 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(200);
   await eventually(async () => {
-    const body = (await (await svc.api('/api/v1/traces?limit=500')).json()) as any;
+    const body = await readJson<Page<TraceRecord>>(await svc.api('/api/v1/traces?limit=500'));
     return body.data.length === traces.length ? true : undefined;
   });
 });
@@ -46,9 +47,9 @@ async function walk(query: string): Promise<string[]> {
   do {
     const res = await svc.api(`/api/v1/traces?limit=4&${query}${cursor ? `&cursor=${cursor}` : ''}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const body = await readJson<Page<TraceRecord>>(res);
     expect(body.data.length).toBeLessThanOrEqual(4);
-    ids.push(...body.data.map((t: any) => t.traceId));
+    ids.push(...body.data.map((t) => t.traceId));
     cursor = body.nextCursor;
   } while (cursor);
   return ids;

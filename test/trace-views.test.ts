@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@aos/storage';
 import { startTestService, type TestService } from './support/service.ts';
+import { readJson, type ErrorBody, type Page, type TraceView } from './support/api-types.ts';
 
 let svc: TestService;
 let otherKey: string;
@@ -42,7 +43,7 @@ describe('saved views', () => {
   it('creates a view with owner and timestamps, repeated filter parameters stored as arrays', async () => {
     const res = await send('POST', '', VIEW);
     expect(res.status, await res.clone().text()).toBe(201);
-    const view = (await res.json()) as any;
+    const view = await readJson<TraceView>(res);
     expect(view.id).toMatch(/^view_[0-9a-f]{24}$/);
     expect(view).toMatchObject({
       projectId: 'default',
@@ -59,10 +60,10 @@ describe('saved views', () => {
   });
 
   it('reads it back by id and in the list', async () => {
-    const one = (await (await send('GET', `/${id}`)).json()) as any;
+    const one = await readJson<TraceView>(await send('GET', `/${id}`));
     expect(one).toMatchObject({ id, name: VIEW.name, filter: { dim: ['tier:gold'] } });
-    const list = (await (await send('GET', '')).json()) as any;
-    expect(list.data.map((v: any) => v.id)).toEqual([id]);
+    const list = await readJson<Page<TraceView>>(await send('GET', ''));
+    expect(list.data.map((v) => v.id)).toEqual([id]);
     expect(list.nextCursor).toBeNull();
   });
 
@@ -84,8 +85,8 @@ describe('saved views', () => {
     for (const [body, field] of cases) {
       const res = await send('POST', '', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      const error = ((await res.json()) as any).error;
-      expect(error.details[0].field, JSON.stringify(error)).toMatch(field);
+      const error = (await readJson<ErrorBody>(res)).error;
+      expect(error.details[0]!.field, JSON.stringify(error)).toMatch(field);
     }
     expect((await send('POST', '', 'not json')).status).toBe(400);
   });
@@ -99,27 +100,27 @@ describe('saved views', () => {
     await new Promise((r) => setTimeout(r, 5));
     const res = await send('PATCH', `/${id}`, { name: 'Failing runs', filter: { status: 'error' } });
     expect(res.status, await res.clone().text()).toBe(200);
-    const view = (await res.json()) as any;
+    const view = await readJson<TraceView>(res);
     expect(view).toMatchObject({ id, name: 'Failing runs', filter: { status: 'error' }, sort: VIEW.sort, columns: VIEW.columns });
     expect(Date.parse(view.updatedAt)).toBeGreaterThan(Date.parse(view.createdAt));
     expect((await send('PATCH', `/${id}`, { filter: { query: '((' } })).status).toBe(400);
     expect((await send('PATCH', `/${id}`, { createdAt: 'now' })).status).toBe(400);
-    const stored = (await (await send('GET', `/${id}`)).json()) as any;
+    const stored = await readJson<TraceView>(await send('GET', `/${id}`));
     expect(stored.name).toBe('Failing runs');
   });
 
   it('pages through views with an opaque cursor', async () => {
     for (const name of ['b', 'c']) expect((await send('POST', '', { name })).status).toBe(201);
-    const first = (await (await send('GET', '?limit=2')).json()) as any;
+    const first = await readJson<Page<TraceView>>(await send('GET', '?limit=2'));
     expect(first.data).toHaveLength(2);
-    const second = (await (await send('GET', `?limit=2&cursor=${first.nextCursor}`)).json()) as any;
-    expect(second.data.map((v: any) => v.name)).toEqual(['c']);
+    const second = await readJson<Page<TraceView>>(await send('GET', `?limit=2&cursor=${first.nextCursor}`));
+    expect(second.data.map((v) => v.name)).toEqual(['c']);
     expect(second.nextCursor).toBeNull();
     expect((await send('GET', '?cursor=bogus')).status).toBe(400);
   });
 
   it("keeps views per project: another project neither sees nor changes this one's", async () => {
-    expect(((await (await send('GET', '', undefined, otherKey)).json()) as any).data).toEqual([]);
+    expect((await readJson<Page<TraceView>>(await send('GET', '', undefined, otherKey))).data).toEqual([]);
     expect((await send('GET', `/${id}`, undefined, otherKey)).status).toBe(404);
     expect((await send('PATCH', `/${id}`, { name: 'mine now' }, otherKey)).status).toBe(404);
     expect((await send('DELETE', `/${id}`, undefined, otherKey)).status).toBe(404);
@@ -131,7 +132,7 @@ describe('saved views', () => {
     expect((await send('DELETE', `/${id}`)).status).toBe(204);
     expect((await send('GET', `/${id}`)).status).toBe(404);
     expect((await send('DELETE', `/${id}`)).status).toBe(404);
-    const names = ((await (await send('GET', '')).json()) as any).data.map((v: any) => v.name);
+    const names = (await readJson<Page<TraceView>>(await send('GET', ''))).data.map((v) => v.name);
     expect(names).toEqual(['b', 'c']);
   });
 });
