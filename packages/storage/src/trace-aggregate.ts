@@ -14,6 +14,17 @@ const MODEL_SPAN = "span_type IN ('llm', 'embedding')";
 const usage = (column: string, alias: string) =>
   `if(countIf(${MODEL_SPAN}) > 0, sumIf(${column}, ${MODEL_SPAN}), sum(${column})) AS ${alias}`;
 
+/**
+ * A column's value on the trace's root span (the earliest span without a parent), or on
+ * its earliest span when no root has arrived. Written as two conditional aggregates rather
+ * than one argMin over (has parent, start time): comparing that tuple on every span took
+ * about half of a day's trace aggregation.
+ */
+export function rootValueSql(column: string): string {
+  const root = "parent_span_id = ''";
+  return `if(countIf(${root}) > 0, argMinIf(${column}, start_time, ${root}), argMin(${column}, start_time))`;
+}
+
 /** The trace's cost alone (as `trace_cost`), for scans that need nothing else of the trace. */
 export const TRACE_COST_SQL = usage('cost', 'trace_cost');
 
@@ -22,7 +33,7 @@ export const TRACE_FIGURES_SQL = `
     min(start_time) AS trace_start,
     max(end_time) AS trace_end,
     dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
-    argMin(name, (parent_span_id != '', start_time)) AS trace_name,
+    ${rootValueSql('name')} AS trace_name,
     count() AS span_count,
     countIf(status = 'error') AS error_count,
     multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
@@ -48,8 +59,8 @@ export const TRACE_FIGURES_SQL = `
  * heavy ones (prompts, completions), so lists read them only for the rows they return.
  */
 export const TRACE_TEXT_SQL = `
-    argMin(input, (parent_span_id != '', start_time)) AS trace_input,
-    argMin(output, (parent_span_id != '', start_time)) AS trace_output`;
+    ${rootValueSql('input')} AS trace_input,
+    ${rootValueSql('output')} AS trace_output`;
 
 /** Every column of a trace row. */
 export const TRACE_COLUMNS_SQL = `${TRACE_FIGURES_SQL},${TRACE_TEXT_SQL}`;

@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
-import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
-import { TRACE_COLUMNS_SQL, TRACE_TEXT_SQL, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
+import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
+import { TRACE_COLUMNS_SQL, TRACE_TEXT_SQL, rootValueSql, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 /** A trace with its trace-level figures, as the API returns it. */
@@ -68,7 +68,7 @@ export interface TracePageRequest {
   after?: TraceCursor;
   /** Cut input and output to this many characters (list previews); whole when absent (exports). */
   textPreviewChars?: number;
-  /** Leave input and output empty: the caller reads them later, a chunk at a time (addTraceTexts). */
+  /** Leave input and output empty (a span export needs only the traces' figures). */
   withoutTexts?: boolean;
 }
 
@@ -152,29 +152,13 @@ export async function listTracesInWindow(storage: Storage, filter: TraceFilter, 
   return { traces, next: hasMore && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
 }
 
-/**
- * Fills in the whole input and output of traces read `withoutTexts`, scanning only the
- * spans from the first trace's start to an hour past the last one's.
- */
-export async function addTraceTexts(storage: Storage, projectId: string, traces: TraceRecord[]): Promise<void> {
-  if (traces.length === 0) return;
-  const starts = traces.map((t) => Date.parse(t.startTime));
-  const window = traceFilterSql({ projectId, startTimeMs: Math.min(...starts), endTimeMs: Math.max(...starts) + 1 });
-  const texts = await traceTexts(storage, window.params, traces.map((t) => t.traceId));
-  for (const trace of traces) {
-    const text = texts.get(trace.traceId);
-    trace.input = text?.trace_input ?? '';
-    trace.output = text?.trace_output ?? '';
-  }
-}
-
 /** Root input and output of the given traces, scanning the same window as the list. */
 async function traceTexts(storage: Storage, filterParams: Record<string, unknown>, traceIds: string[], previewChars?: number) {
   const columns =
     previewChars === undefined
       ? TRACE_TEXT_SQL
-      : `leftUTF8(argMin(input, (parent_span_id != '', start_time)), {previewChars:UInt32}) AS trace_input,
-         leftUTF8(argMin(output, (parent_span_id != '', start_time)), {previewChars:UInt32}) AS trace_output`;
+      : `leftUTF8(${rootValueSql('input')}, {previewChars:UInt32}) AS trace_input,
+         leftUTF8(${rootValueSql('output')}, {previewChars:UInt32}) AS trace_output`;
   const result = await storage.client.query({
     query: `
       SELECT trace_id, ${columns}
@@ -222,23 +206,4 @@ export function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
     input: row.trace_input,
     output: row.trace_output,
   };
-}
-
-/**
- * About how many traces have spans on each UTC day of the filter's window (an approximate
- * distinct count; the filter's other conditions are not applied): enough to cut the window
- * into slices of a bounded size. Keys are the days' starts in ms since the epoch; days
- * without spans are absent.
- */
-export async function tracesPerDay(storage: Storage, filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>): Promise<Map<number, number>> {
-  const result = await storage.client.query({
-    query: `
-      SELECT toUnixTimestamp(toDate(start_time)) * 1000 AS day_ms, uniq(trace_id) AS traces
-      FROM spans
-      WHERE project_id = {projectId:String} AND start_time >= {start:DateTime64(3)} AND start_time < {end:DateTime64(3)}
-      GROUP BY day_ms`,
-    query_params: { projectId: filter.projectId, start: msToDateTimeParam(filter.startTimeMs), end: msToDateTimeParam(filter.endTimeMs) },
-    format: 'JSONEachRow',
-  });
-  return new Map((await result.json<{ day_ms: string; traces: string }>()).map((r) => [Number(r.day_ms), Number(r.traces)]));
 }

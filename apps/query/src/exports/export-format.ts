@@ -77,30 +77,35 @@ export function csvLine(cells: readonly Cell[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** Turns rows into the text of an export in one format. */
-export interface ExportWriter<R> {
+/** What a format puts around the rows: the media type, the file extension, and a header. */
+export interface ExportEncoding {
   contentType: string;
   extension: string;
   /** Text written before the first row: the CSV header line; nothing for JSON Lines. */
   head: string;
+}
+
+/** The encoding of an export with the given columns: CSV with a header line, or JSON Lines. */
+export function exportEncoding(format: ExportFormat, columns: readonly string[]): ExportEncoding {
+  return format === 'csv'
+    ? { contentType: 'text/csv; charset=utf-8', extension: 'csv', head: csvLine(columns) }
+    : { contentType: 'application/x-ndjson', extension: 'jsonl', head: '' };
+}
+
+/** Turns rows into the text of an export in one format. */
+export interface ExportWriter<R> extends ExportEncoding {
   /** The text of a chunk of rows. */
   rows(rows: readonly R[]): string;
 }
 
-/** A writer for rows with the given columns: CSV with a header line, or one JSON object per line. */
+/** A writer for rows with the given columns: CSV records or one JSON object per line. */
 export function exportWriter<K extends string>(format: ExportFormat, columns: readonly K[]): ExportWriter<Record<K, Cell>> {
+  const encoding = exportEncoding(format, columns);
   if (format === 'csv') {
-    return {
-      contentType: 'text/csv; charset=utf-8',
-      extension: 'csv',
-      head: csvLine(columns),
-      rows: (rows) => rows.map((row) => csvLine(columns.map((column) => row[column]))).join(''),
-    };
+    return { ...encoding, rows: (rows) => rows.map((row) => csvLine(columns.map((column) => row[column]))).join('') };
   }
   return {
-    contentType: 'application/x-ndjson',
-    extension: 'jsonl',
-    head: '',
+    ...encoding,
     rows: (rows) =>
       rows.map((row) => `${JSON.stringify(Object.fromEntries(columns.map((column) => [column, row[column]])))}\n`).join(''),
   };

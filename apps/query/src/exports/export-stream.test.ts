@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@aos/log';
 import { exportWriter } from './export-format.ts';
-import { exportBody, type ExportOutcome } from './export-stream.ts';
+import { encodeRows, exportBody, type ExportOutcome } from './export-stream.ts';
 
 const record = { id: 'exp_0000000000000000000000aa', kind: 'traces' as const, startedAt: '2026-01-02T03:04:05.678Z' };
 const writer = exportWriter('csv', ['n'] as const);
@@ -29,8 +29,8 @@ function start(rows: AsyncIterable<{ n: number }[]>) {
     logger: silentLogger,
     record,
     requestId: 'req-1',
-    writer,
-    chunks: rows,
+    encoding: writer,
+    chunks: encodeRows(rows, writer),
     finish: async (outcome) => {
       outcomes.push(outcome);
     },

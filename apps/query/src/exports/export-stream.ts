@@ -1,6 +1,6 @@
 import { isStorageUnavailable, type ExportRecord } from '@aos/storage';
 import type { Logger } from '@aos/log';
-import type { ExportWriter } from './export-format.ts';
+import type { ExportEncoding, ExportWriter } from './export-format.ts';
 
 /** How an export ended, as its record keeps it. */
 export interface ExportOutcome {
@@ -10,15 +10,27 @@ export interface ExportOutcome {
   error?: string;
 }
 
-export interface ExportStreamOptions<R> {
+/** Rows already in the export's format, and how many they are. */
+export interface EncodedChunk {
+  rows: number;
+  data: Uint8Array;
+}
+
+/** Encodes chunks of row objects with a writer, one encoded chunk per chunk. */
+export async function* encodeRows<R>(chunks: AsyncIterable<R[]>, writer: ExportWriter<R>): AsyncGenerator<EncodedChunk, void, undefined> {
+  const encoder = new TextEncoder();
+  for await (const rows of chunks) yield { rows: rows.length, data: encoder.encode(writer.rows(rows)) };
+}
+
+export interface ExportStreamOptions {
   logger: Logger;
   /** The export's record, already written as running. */
   record: Pick<ExportRecord, 'id' | 'kind' | 'startedAt'>;
   /** Records the end of the export (once); its failure is logged, not sent to the client. */
   finish: (outcome: ExportOutcome) => Promise<unknown>;
   /** The rows, chunk by chunk; a chunk is fetched only when the previous one has been handed on. */
-  chunks: AsyncIterable<R[]>;
-  writer: ExportWriter<R>;
+  chunks: AsyncIterable<EncodedChunk>;
+  encoding: ExportEncoding;
   requestId: string;
 }
 
@@ -38,8 +50,8 @@ export interface ExportBody {
  * export. Its record is written as completed before the body ends, so a client that has
  * read the whole body finds it completed.
  */
-export async function exportBody<R>(options: ExportStreamOptions<R>): Promise<ExportBody> {
-  const { logger, record, writer } = options;
+export async function exportBody(options: ExportStreamOptions): Promise<ExportBody> {
+  const { logger, record, encoding } = options;
   const log = logger.child({ exportId: record.id, requestId: options.requestId });
   const chunks = options.chunks[Symbol.asyncIterator]();
   let rows = 0;
@@ -60,7 +72,7 @@ export async function exportBody<R>(options: ExportStreamOptions<R>): Promise<Ex
   const failureText = (err: unknown) =>
     isStorageUnavailable(err) ? 'storage unavailable' : `internal error (request ${options.requestId})`;
 
-  let first: IteratorResult<R[], void> | undefined;
+  let first: IteratorResult<EncodedChunk, void> | undefined;
   try {
     first = await chunks.next();
   } catch (err) {
@@ -68,8 +80,7 @@ export async function exportBody<R>(options: ExportStreamOptions<R>): Promise<Ex
     throw err;
   }
 
-  const encoder = new TextEncoder();
-  let head = writer.head;
+  let head: Uint8Array | undefined = new TextEncoder().encode(encoding.head);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -77,16 +88,14 @@ export async function exportBody<R>(options: ExportStreamOptions<R>): Promise<Ex
           const result = first ?? (await chunks.next());
           first = undefined;
           if (cancelled) return;
-          let text = head;
-          head = '';
-          if (!result.done) {
-            rows += result.value.length;
-            text += writer.rows(result.value);
-          }
-          if (text.length > 0) {
-            const encoded = encoder.encode(text);
-            bytes += encoded.byteLength;
-            controller.enqueue(encoded);
+          // The header goes out with the first rows, in one piece.
+          const parts = [head, result.done ? undefined : result.value.data].filter((p): p is Uint8Array => p !== undefined && p.byteLength > 0);
+          head = undefined;
+          if (!result.done) rows += result.value.rows;
+          const piece = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+          if (piece.byteLength > 0) {
+            bytes += piece.byteLength;
+            controller.enqueue(piece);
           }
           if (result.done) {
             await finish('completed');
@@ -113,8 +122,8 @@ export async function exportBody<R>(options: ExportStreamOptions<R>): Promise<Ex
   return {
     body,
     headers: {
-      'content-type': writer.contentType,
-      'content-disposition': `attachment; filename="${record.kind}-${stamp}.${writer.extension}"`,
+      'content-type': encoding.contentType,
+      'content-disposition': `attachment; filename="${record.kind}-${stamp}.${encoding.extension}"`,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'x-export-id': record.id,

@@ -4,13 +4,14 @@ import { ApiError, parseOrThrow, projectFor, queryParams, requestIdOf, type Auth
 import type { Logger } from '@aos/log';
 import {
   EXPORT_FORMATS,
+  exportTraceRows,
   finishExport,
   listExportSpans,
   listExports,
-  addTraceTexts,
   listTracesInWindow,
-  tracesPerDay,
   recordExport,
+  traceExportMinutes,
+  type ExportFormat,
   type ExportKind,
   type SpanExportCursor,
   type SpanExportRow,
@@ -19,8 +20,10 @@ import {
   type TraceFilter,
   type TraceRecord,
 } from '@aos/storage';
-import { SPAN_EXPORT_COLUMNS, TRACE_EXPORT_COLUMNS, exportWriter } from '../exports/export-format.ts';
-import { exportBody, type ExportOutcome } from '../exports/export-stream.ts';
+import { countRecords } from '../exports/count-records.ts';
+import { SPAN_EXPORT_COLUMNS, TRACE_EXPORT_COLUMNS, exportEncoding, exportWriter } from '../exports/export-format.ts';
+import { planExportSlices, type SliceBudget } from '../exports/export-slices.ts';
+import { encodeRows, exportBody, type EncodedChunk, type ExportOutcome } from '../exports/export-stream.ts';
 import { keysetChunks, nestedChunks } from '../exports/keyset-chunks.ts';
 import { limitParam } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
@@ -28,16 +31,23 @@ import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } fr
 export interface ExportRouteDeps {
   storage: Storage;
   logger: Logger;
-  /** Rows per storage read (traces per page, spans per page); tests lower it to see paging. */
+  /** Rows per storage read (traces per slice, spans per page); tests lower it to see paging. */
   chunkSize?: number;
 }
 
 /**
- * Rows read from storage at a time. A chunk is materialized whole by the engine and then
- * written out, so this bounds an export's memory: typically a few MB, at worst (inputs and
- * outputs at the attribute size limit) a few hundred.
+ * Spans read from storage at a time. A chunk is materialized whole by the engine and then
+ * written out, so this bounds a span export's memory: typically a few MB, at worst (inputs
+ * and outputs at the attribute size limit) a few hundred.
  */
 export const EXPORT_CHUNK_SIZE = 1000;
+
+/**
+ * What one slice of a trace export may hold. The engine formats a slice's rows in one
+ * result, so this bounds a trace export's memory: the rows of 50,000 traces (about 25 MB)
+ * plus 32 MiB of inputs and outputs, more only when one minute alone holds more.
+ */
+export const EXPORT_SLICE_BUDGET: SliceBudget = { maxTraces: 50_000, maxTextBytes: 32 * 2 ** 20 };
 
 const exportParamsSchema = v.object({
   format: v.optional(v.picklist(EXPORT_FORMATS, `must be one of: ${EXPORT_FORMATS.join(', ')}`), 'csv'),
@@ -73,71 +83,56 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
       requestId: requestIdOf(c),
       finish: (outcome: ExportOutcome) => finishExport(deps.storage, record, outcome),
     };
-    const { body, headers } =
-      kind === 'traces'
-        ? await exportBody<TraceRecord>({
-            ...common,
-            chunks: traceChunks(deps.storage, filter, chunkSize, true),
-            writer: exportWriter(format, TRACE_EXPORT_COLUMNS),
-          })
-        : await exportBody<SpanExportRow>({
-            ...common,
-            chunks: spanChunks(deps.storage, filter, chunkSize),
-            writer: exportWriter(format, SPAN_EXPORT_COLUMNS),
-          });
+    const { body, headers } = await exportBody({
+      ...common,
+      ...(kind === 'traces'
+        ? {
+            chunks: engineTraceChunks(deps.storage, filter, format, { ...EXPORT_SLICE_BUDGET, ...(deps.chunkSize ? { maxTraces: deps.chunkSize } : {}) }),
+            encoding: exportEncoding(format, TRACE_EXPORT_COLUMNS),
+          }
+        : {
+            chunks: encodeRows(spanChunks(deps.storage, filter, chunkSize), exportWriter(format, SPAN_EXPORT_COLUMNS)),
+            encoding: exportEncoding(format, SPAN_EXPORT_COLUMNS),
+          }),
+    });
     return c.body(body, 200, headers);
   };
 }
 
 /**
- * Traces are read window slice by window slice: each read aggregates only its slice's spans,
- * so the cost of an export grows with its size, not with its size squared (a keyset page
- * over the whole window would re-aggregate the whole window every time). A trace belongs
- * to the slice its first span starts in, so slices partition the traces in start order.
- * A slice's figures come in one read (light rows); the heavy input and output then follow
- * a chunk at a time, so memory stays bounded by one slice of figures plus one chunk.
+ * A trace export, slice by slice of its window: the engine aggregates and formats each
+ * slice's traces in one query (the rows never become objects here), oldest first. A trace
+ * belongs to the slice its first span starts in, so slices partition the traces in start
+ * order; each slice's size is bounded by the budget (see planExportSlices).
  */
-const FIGURES_PAGE = 50_000;
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-
-async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number, withTexts: boolean): AsyncGenerator<TraceRecord[]> {
-  for (const slice of await exportSlices(storage, filter)) {
-    const figures = keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
-      const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, withoutTexts: true });
-      return { rows: page.traces, next: page.next };
-    }, FIGURES_PAGE);
-    for await (const traces of figures) {
-      for (let i = 0; i < traces.length; i += chunkSize) {
-        const chunk = traces.slice(i, i + chunkSize);
-        if (withTexts) await addTraceTexts(storage, filter.projectId, chunk);
-        yield chunk;
-      }
-    }
+async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format: ExportFormat, budget: SliceBudget): AsyncGenerator<EncodedChunk> {
+  for (const slice of await exportSlices(storage, filter, budget)) {
+    const data = await exportTraceRows(storage, { ...filter, ...slice }, format, TRACE_EXPORT_COLUMNS);
+    const rows = countRecords(format, data);
+    if (rows > 0) yield { rows, data };
   }
 }
 
+/** The filter's window cut into slices within the budget (from the window's minutes that have spans). */
+async function exportSlices(storage: Storage, filter: TraceFilter, budget: SliceBudget): Promise<TraceFilter[]> {
+  const minutes = await traceExportMinutes(storage, filter);
+  return planExportSlices(filter, minutes, budget).map((slice) => ({ ...filter, ...slice }));
+}
+
 /**
- * The export's window cut into slices of about FIGURES_PAGE traces at most. Spans are
- * sorted by day in storage, so a day is the cheapest slice to read: a day that holds few
- * enough traces is one slice; a busier one is cut into hours (each read then scans the
- * day, but returns a bounded number of rows).
+ * The traces of a span export: slice by slice, each slice's figures in one read (light
+ * rows), then handed on a chunk at a time.
  */
-async function exportSlices(storage: Storage, filter: TraceFilter): Promise<TraceFilter[]> {
-  const perDay = await tracesPerDay(storage, filter);
-  const slices: TraceFilter[] = [];
-  for (let day = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS; day < filter.endTimeMs; day += DAY_MS) {
-    const traces = perDay.get(day);
-    if (traces === undefined) continue; // no span that day, so no trace starts on it
-    const pieces = Math.min(24, Math.max(1, Math.ceil(traces / FIGURES_PAGE)));
-    const step = Math.ceil(24 / pieces) * HOUR_MS;
-    for (let from = day; from < day + DAY_MS; from += step) {
-      const startTimeMs = Math.max(from, filter.startTimeMs);
-      const endTimeMs = Math.min(from + step, day + DAY_MS, filter.endTimeMs);
-      if (startTimeMs < endTimeMs) slices.push({ ...filter, startTimeMs, endTimeMs });
+async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<TraceRecord[]> {
+  for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity })) {
+    const figures = keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
+      const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, withoutTexts: true });
+      return { rows: page.traces, next: page.next };
+    }, EXPORT_SLICE_BUDGET.maxTraces);
+    for await (const traces of figures) {
+      for (let i = 0; i < traces.length; i += chunkSize) yield traces.slice(i, i + chunkSize);
     }
   }
-  return slices;
 }
 
 /**
@@ -146,7 +141,7 @@ async function exportSlices(storage: Storage, filter: TraceFilter): Promise<Trac
  * aggregation for every page of spans.
  */
 function spanChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncIterable<SpanExportRow[]> {
-  return nestedChunks(traceChunks(storage, filter, chunkSize, false), (traces) => {
+  return nestedChunks(traceChunks(storage, filter, chunkSize), (traces) => {
     const traceIds = traces.map((t) => t.traceId);
     return keysetChunks<SpanExportRow, SpanExportCursor>(async (limit, after) => {
       const page = await listExportSpans(storage, filter, traceIds, { limit, after });

@@ -1,0 +1,138 @@
+import type { Storage } from './client.ts';
+import type { ExportFormat } from './exports.ts';
+import { msToDateTimeParam } from './sql-values.ts';
+import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
+import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+
+/**
+ * Trace exports written by the engine itself: a slice of the window is aggregated and
+ * formatted (CSV or JSON Lines) in one query, and the bytes go to the client as they are.
+ * Parsing rows into objects and writing them out again in JavaScript cost far more than
+ * the query (about 90 % of an export's time), so the rows never become objects here.
+ */
+
+/** How a column is written: text (formula-escaped in CSV), text or null, a list, or a number. */
+type ColumnKind = 'text' | 'nullableText' | 'list' | 'number';
+
+const isoTime = (column: string) => `concat(replaceOne(toString(${column}), ' ', 'T'), 'Z')`;
+
+/** Every column a trace export can have: its SQL over the trace aggregate, and its kind. */
+const TRACE_EXPORT_SQL = {
+  traceId: ['trace_id', 'text'],
+  name: ['trace_name', 'text'],
+  startTime: [isoTime('trace_start'), 'text'],
+  endTime: [isoTime('trace_end'), 'text'],
+  durationMs: ['trace_duration_ms', 'number'],
+  status: ['trace_status', 'text'],
+  spanCount: ['span_count', 'number'],
+  errorCount: ['error_count', 'number'],
+  inputTokens: ['trace_input_tokens', 'number'],
+  outputTokens: ['trace_output_tokens', 'number'],
+  totalTokens: ['trace_total_tokens', 'number'],
+  cachedInputTokens: ['trace_cached_input_tokens', 'number'],
+  reasoningTokens: ['trace_reasoning_tokens', 'number'],
+  cost: ['trace_cost', 'number'],
+  sessionId: ['trace_session_id', 'nullableText'],
+  userId: ['trace_user_id', 'nullableText'],
+  environment: ['trace_environment', 'nullableText'],
+  serviceName: ['trace_service_name', 'nullableText'],
+  platform: ['trace_platform', 'nullableText'],
+  models: ['trace_models', 'list'],
+  flaggedSpanCount: ['flagged_span_count', 'number'],
+  maskedSpanCount: ['masked_span_count', 'number'],
+  input: ['trace_input', 'text'],
+  output: ['trace_output', 'text'],
+} as const satisfies Record<string, readonly [string, ColumnKind]>;
+
+export type TraceExportColumn = keyof typeof TRACE_EXPORT_SQL;
+
+/**
+ * A CSV cell as the spreadsheet-safe writer in the query app writes it: text that starts
+ * like a formula (=, +, -, @, tab, CR, LF) gets a leading apostrophe, lists are joined
+ * with `|`, null is empty. The CSV format itself quotes every text cell.
+ */
+function csvCellSql(sql: string, kind: ColumnKind): string {
+  if (kind === 'number') return sql;
+  const text = kind === 'list' ? `arrayStringConcat(${sql}, '|')` : sql;
+  return `if(match(${text}, '^[=+\\\\-@\\t\\r\\n]'), concat('''', ${text}), ${text})`;
+}
+
+function jsonValueSql(sql: string, kind: ColumnKind): string {
+  return kind === 'nullableText' ? `nullIf(${sql}, '')` : sql;
+}
+
+/**
+ * Settings that make the engine's output read like JSON.stringify and RFC 4180. In the
+ * query's own SETTINGS clause: the embedded engine is one session, where SET would stick.
+ */
+const FORMAT_SETTINGS =
+  'output_format_json_quote_64bit_integers = 0, output_format_json_escape_forward_slashes = 0, output_format_csv_crlf_end_of_line = 1';
+
+/**
+ * The traces of the filter's window (oldest first, ties by id) in one format, whole
+ * inputs and outputs included. The caller keeps the window small enough for one result
+ * to fit in memory (see traceExportMinutes).
+ */
+export async function exportTraceRows(
+  storage: Storage,
+  filter: TraceFilter,
+  format: ExportFormat,
+  columns: readonly TraceExportColumn[],
+): Promise<Uint8Array> {
+  const sql = traceFilterSql(filter);
+  const select = columns
+    .map((name) => {
+      const [expr, kind] = TRACE_EXPORT_SQL[name];
+      return `${format === 'csv' ? csvCellSql(expr, kind) : jsonValueSql(expr, kind)} AS ${name}`;
+    })
+    .join(', ');
+  const result = await storage.client.exec({
+    query: `
+      SELECT ${select}
+      FROM (
+        SELECT ${TRACE_COLUMNS_SQL}
+        FROM spans FINAL
+        WHERE ${sql.spanConditions.join(' AND ')}
+        GROUP BY trace_id
+      )
+      WHERE ${sql.traceConditions.join(' AND ')}
+      ORDER BY trace_start, trace_id
+      SETTINGS ${FORMAT_SETTINGS}
+      FORMAT ${format === 'csv' ? 'CSV' : 'JSONEachRow'}`,
+    query_params: sql.params,
+  });
+  const parts: Buffer[] = [];
+  for await (const part of result.stream) parts.push(part as Buffer);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/** One minute of a window: about how many traces have spans in it, and their roots' text bytes. */
+export interface ExportMinute {
+  startMs: number;
+  traces: number;
+  textBytes: number;
+}
+
+/**
+ * The minutes of the filter's window that have spans, in order, with rough sizes (an
+ * approximate distinct count; the filter's other conditions are not applied): what an
+ * export needs to cut its window into slices that each fit in memory.
+ */
+export async function traceExportMinutes(
+  storage: Storage,
+  filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>,
+): Promise<ExportMinute[]> {
+  const result = await storage.client.query({
+    query: `
+      SELECT toUnixTimestamp(toStartOfMinute(start_time)) * 1000 AS minute_ms, uniq(trace_id) AS traces,
+        sumIf(length(input) + length(output), parent_span_id = '') AS text_bytes
+      FROM spans
+      WHERE project_id = {projectId:String} AND start_time >= {start:DateTime64(3)} AND start_time < {end:DateTime64(3)}
+      GROUP BY minute_ms
+      ORDER BY minute_ms`,
+    query_params: { projectId: filter.projectId, start: msToDateTimeParam(filter.startTimeMs), end: msToDateTimeParam(filter.endTimeMs) },
+    format: 'JSONCompactEachRow',
+  });
+  const rows = await result.json<[string, string, string]>();
+  return rows.map(([minute, traces, bytes]) => ({ startMs: Number(minute), traces: Number(traces), textBytes: Number(bytes) }));
+}
