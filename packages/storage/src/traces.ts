@@ -152,13 +152,18 @@ export async function listTracesInWindow(storage: Storage, filter: TraceFilter, 
   return { traces, next: hasMore && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
 }
 
+/** Characters of input and output the spans table keeps apart (migration 0010), for previews. */
+export const STORED_PREVIEW_CHARS = 1000;
+
 /** Root input and output of the given traces, scanning the same window as the list. */
 async function traceTexts(storage: Storage, filterParams: Record<string, unknown>, traceIds: string[], previewChars?: number) {
+  // A preview no longer than the stored one is cut from it, never from the whole text.
+  const source = (column: string) => (previewChars !== undefined && previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column);
   const columns =
     previewChars === undefined
       ? TRACE_TEXT_SQL
-      : `leftUTF8(${rootValueSql('input')}, {previewChars:UInt32}) AS trace_input,
-         leftUTF8(${rootValueSql('output')}, {previewChars:UInt32}) AS trace_output`;
+      : `leftUTF8(${rootValueSql(source('input'))}, {previewChars:UInt32}) AS trace_input,
+         leftUTF8(${rootValueSql(source('output'))}, {previewChars:UInt32}) AS trace_output`;
   const result = await storage.client.query({
     query: `
       SELECT trace_id, ${columns}

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { QUERY_FIELDS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
+import { QUERY_FIELDS, STORED_PREVIEW_CHARS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
@@ -18,8 +18,6 @@ export interface TraceRouteDeps {
 }
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;
-/** Characters of input and output each trace of a list carries. */
-const LIST_TEXT_PREVIEW_CHARS = 1000;
 const SPAN_ID = /^[0-9a-fA-F]{16}$/;
 
 /** Reads of traces and spans. */
@@ -49,8 +47,8 @@ export function traceRoutes(deps: TraceRouteDeps) {
       sortBy: page.sortBy,
       order: page.sortOrder,
       after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
-      // A list shows previews; the trace itself has the whole text.
-      textPreviewChars: LIST_TEXT_PREVIEW_CHARS,
+      // A list shows previews (the length storage keeps apart); the trace itself has the whole text.
+      textPreviewChars: STORED_PREVIEW_CHARS,
     });
     const flags = await flagsOfTraces(deps.storage, filter.projectId, result.traces.map((t) => t.traceId));
     return c.json({
