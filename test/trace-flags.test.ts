@@ -153,6 +153,8 @@ describe('trace flags', () => {
     const detail = (await (await svc.api(`/api/v1/traces/${LOOP}`)).json()) as any;
     expect(detail.flags).toEqual(['loop']);
     expect(detail.flagDetails.loop).toMatch(/repeated 4 times/);
+    const clean = (await (await svc.api(`/api/v1/traces/${CLEAN}`)).json()) as any;
+    expect([clean.flags, clean.flagDetails]).toEqual([[], {}]);
     // A session with a flagged trace is a flagged session.
     const flagged = (await (await svc.api('/api/v1/traces/sessions?flagged=true')).json()) as any;
     expect(flagged.data.map((s: any) => s.sessionId)).toEqual(['looping-session']);

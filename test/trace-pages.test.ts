@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestService, type TestService } from './support/service.ts';
-import { readJson, type Page, type TraceRecord } from './support/api-types.ts';
+import { readJson, type Page, type TraceDetail, type TraceRecord } from './support/api-types.ts';
 
 // Traces spread so that start-ordered pages cross the list's probe windows (an hour, then
 // 8 and 64 hours, then the whole window): minutes, hours and days apart, with ties.
@@ -65,8 +65,10 @@ describe('trace list previews', () => {
     const list = await readJson<Page<TraceRecord>>(await svc.api('/api/v1/traces?limit=1'));
     expect(list.data[0]?.traceId).toBe(traces[0]!.id);
     expect(list.data[0]?.input).toBe([...LONG_INPUT].slice(0, 1000).join(''));
-    const whole = await readJson<TraceRecord>(await svc.api(`/api/v1/traces/${traces[0]!.id}`));
+    const whole = await readJson<TraceDetail>(await svc.api(`/api/v1/traces/${traces[0]!.id}`));
     expect(whole.input).toBe(LONG_INPUT);
+    // Not quiet for a minute yet (TRACE_QUIET_MS), so not judged: no flags either way.
+    expect([whole.flags, whole.flagDetails]).toEqual([null, null]);
   });
 });
 

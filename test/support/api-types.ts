@@ -30,7 +30,13 @@ export interface Page<T> {
 }
 
 export type SpanNode = SpanSummary & { children: SpanNode[] };
-export type TraceDetail = TraceRecord & { projectId: string; spans: SpanNode[] };
+export type TraceDetail = TraceRecord & {
+  projectId: string;
+  spans: SpanNode[];
+  /** Null until the trace has gone quiet and been judged. */
+  flags: string[] | null;
+  flagDetails: Record<string, string> | null;
+};
 
 export interface DimensionList {
   data: DimensionKey[];
