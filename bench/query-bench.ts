@@ -10,9 +10,11 @@ import { startAllInOne } from '@aos/server';
 import {
   SPAN_COLUMNS,
   encodeSpanRows,
+  findDueRollupDays,
   getTraceWithSpans,
   listTraces,
   queryTimeseries,
+  rollUpDay,
   summarizeTraces,
   type Storage,
   type TraceFilter,
@@ -99,10 +101,23 @@ async function writeDataset(storage: Storage) {
   if (KEEP_DIR) writeFileSync(MARKER, JSON.stringify({ traces: TRACES, now }));
 }
 
+/**
+ * What the writer's rollup pass does once days have gone quiet, done now for every day
+ * before the last one: the last day stays live, as today does in a running service.
+ */
+async function rollUpPastDays(storage: Storage) {
+  const t0 = performance.now();
+  const lastDay = new Date(Math.floor(now / DAY) * DAY).toISOString().slice(0, 10);
+  const due = (await findDueRollupDays(storage, { nowMs: Date.now(), quietMs: 0, limit: 1000 })).filter((d) => d.day < lastDay);
+  for (const day of due) await rollUpDay(storage, day);
+  console.log(`rollups: ${due.length} project-days rolled up in ${((performance.now() - t0) / 1000).toFixed(1)} s (the last day, ${lastDay}, stays live)`);
+}
+
 async function main() {
   if (KEEP_DIR) mkdirSync(KEEP_DIR, { recursive: true });
   const dataDir = KEEP_DIR ?? mkdtempSync(path.join(tmpdir(), 'aos-qbench-'));
-  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' }, silentLogger);
+  // The bench rolls up past days itself (rollUpPastDays), so the writer's pass is kept from rolling up the last day too.
+  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', TRACE_ROLLUP_QUIET_MS: String(365 * DAY) }, silentLogger);
   const { storage } = service;
   const key = service.createdKey?.secret ?? readFileSync(path.join(dataDir, 'dev-api-key.txt'), 'utf8').trim();
   const api = (p: string) => fetch(`${service.url}${p}`, { headers: { 'x-api-key': key } }).then(async (r) => {
@@ -112,6 +127,7 @@ async function main() {
   try {
     if (!reused) await writeDataset(storage);
     else console.log(`dataset: reusing ${TRACES} traces in ${dataDir}`);
+    await rollUpPastDays(storage);
 
     const window = `startTime=${new Date(start).toISOString()}&endTime=${new Date(now + 60_000).toISOString()}`;
     const filter: TraceFilter = { projectId: 'default', startTimeMs: start, endTimeMs: now + 60_000 };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { silentLogger } from '@aos/log';
+import { createLogger, silentLogger } from '@aos/log';
 import { startAllInOne, type AllInOne } from '@aos/server';
 
 export interface TestService {
@@ -34,7 +34,7 @@ export async function startTestService(overrides: Record<string, string> = {}): 
     LOG_LEVEL: 'error',
     ...overrides,
   };
-  const service = await startAllInOne(env, silentLogger);
+  const service = await startAllInOne(env, process.env.TEST_LOG ? createLogger('error') : silentLogger);
   const key = service.createdKey?.secret;
   if (!key) throw new Error('expected a development key on a fresh data directory');
   return {

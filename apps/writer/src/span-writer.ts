@@ -1,14 +1,16 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EvaluatorSettings, MonitorSettings, WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
-import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
+import { INGEST_QUEUE, TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchProcessor, type EncodedBatch } from './span-batch-processor.ts';
 import { startMonitorWorker, type MonitorWorker } from './monitor-processor.ts';
 import { startEvaluationWorker } from './evaluation-worker.ts';
-import { startTraceFlagsWorker } from './trace-flags-processor.ts';
+import { startMaintenanceWorker } from './maintenance-worker.ts';
+import { createCostStatsCache, runTraceFlagsPass } from './trace-flags-processor.ts';
+import { runTraceRollupPass } from './trace-rollup-processor.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
 export interface SpanWriterDeps {
@@ -55,7 +57,7 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     settings.threads > 0
       ? startWriterThreads(deps, storeBatch)
       : startInThread(deps, storeBatch, createSpanBatchProcessor({ prices, maxValueBytes: settings.maxAttributeBytes }));
-  // Trace flags and evaluations need storage, which lives on this thread.
+  // Maintenance passes and evaluations need storage, which lives on this thread.
   const evaluations = startEvaluationWorker({
     storage: deps.storage,
     redisUrl: deps.redisUrl,
@@ -64,17 +66,31 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     lockDurationMs: settings.lockDurationMs,
     logger: deps.logger,
   });
-  const traceFlags = startTraceFlagsWorker({
-    storage: deps.storage,
+  const costStats = createCostStatsCache();
+  const maintenance = startMaintenanceWorker({
     redisUrl: deps.redisUrl,
     prefix: deps.prefix,
-    rules: settings.traceFlagRules,
-    quietMs: settings.traceQuietMs,
-    intervalMs: settings.traceFlagsIntervalMs,
     lockDurationMs: settings.lockDurationMs,
     logger: deps.logger,
-    // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
-    onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
+    passes: {
+      [TRACE_FLAGS_JOB]: {
+        everyMs: settings.traceFlagsIntervalMs,
+        run: async () => {
+          const result = await runTraceFlagsPass(deps.storage, {
+            rules: settings.traceFlagRules,
+            quietMs: settings.traceQuietMs,
+            costStats,
+            // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
+            onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
+          });
+          return { done: result.traces, ...result };
+        },
+      },
+      [TRACE_ROLLUPS_JOB]: {
+        everyMs: settings.traceRollupIntervalMs,
+        run: () => runTraceRollupPass(deps.storage, { quietMs: settings.traceRollupQuietMs }),
+      },
+    },
   });
   const monitors = startMonitorWorker({
     storage: deps.storage,
@@ -93,7 +109,7 @@ export function startSpanWriter(deps: SpanWriterDeps): SpanWriter {
     async close() {
       // Evaluation jobs finish before the span workers stop: in tests, an evaluation query
       // still running while the writer threads ended never returned (embedded engine).
-      await traceFlags.close();
+      await maintenance.close();
       await evaluations.close();
       const closing = Promise.all([workers.close(), monitors.close()]);
       await batcher.flush();

@@ -1,16 +1,4 @@
 import { computeTraceFlags, type CostStats, type TraceFlagRules } from '@aos/domain';
-import type { Logger } from '@aos/log';
-import {
-  MAINTENANCE_QUEUE,
-  TRACE_FLAGS_JOB,
-  createMaintenanceQueue,
-  createRedisConnection,
-  parseMaintenancePayload,
-  scheduleTraceFlags,
-  startWorker,
-  type MaintenancePayload,
-  type WorkerStats,
-} from '@aos/queue';
 import {
   findQuietTraces,
   flagsOfTraces,
@@ -95,61 +83,6 @@ export function createCostStatsCache(ttlMs = COST_STATS_TTL_MS): CostStatsCache 
       if (cache.size > 10_000) cache.clear();
       cache.set(projectId, { stats, at: now });
       return stats;
-    },
-  };
-}
-
-export interface TraceFlagsWorkerDeps {
-  storage: Storage;
-  redisUrl: string;
-  prefix: string;
-  rules: TraceFlagRules;
-  quietMs: number;
-  intervalMs: number;
-  lockDurationMs: number;
-  logger: Logger;
-  onTracesJudged?: TraceFlagsPassOptions['onTracesJudged'];
-}
-
-/**
- * Schedules the trace-flags pass on the maintenance queue and processes it on this thread
- * (which owns the storage connection). With several writers, each tick runs on one of them.
- */
-export function startTraceFlagsWorker(deps: TraceFlagsWorkerDeps): { stats: WorkerStats; close(): Promise<void> } {
-  const log = deps.logger.child({ job: TRACE_FLAGS_JOB });
-  const connection = createRedisConnection(deps.redisUrl, deps.logger);
-  const queue = createMaintenanceQueue({ connection, prefix: deps.prefix, logger: deps.logger });
-  const scheduled = scheduleTraceFlags(queue, deps.intervalMs).catch((err: Error) =>
-    log.error('could not schedule the trace-flags pass', { error: err.message }),
-  );
-  const costStats = createCostStatsCache();
-  const started = startWorker<MaintenancePayload>({
-    queue: MAINTENANCE_QUEUE,
-    connection,
-    prefix: deps.prefix,
-    concurrency: 1,
-    lockDurationMs: deps.lockDurationMs,
-    logger: deps.logger,
-    processor: async (job) => {
-      if (job.name !== TRACE_FLAGS_JOB) throw new Error(`unknown maintenance job ${job.name}`);
-      parseMaintenancePayload(job.data);
-      const result = await runTraceFlagsPass(deps.storage, {
-        rules: deps.rules,
-        quietMs: deps.quietMs,
-        costStats,
-        ...(deps.onTracesJudged ? { onTracesJudged: deps.onTracesJudged } : {}),
-      });
-      if (result.traces > 0) log.debug('trace flags computed', { ...result });
-      return result;
-    },
-  });
-  return {
-    stats: started.stats,
-    async close() {
-      await scheduled;
-      await started.worker.close();
-      await queue.close();
-      await connection.quit();
     },
   };
 }

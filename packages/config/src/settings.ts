@@ -62,6 +62,9 @@ export const SETTINGS = {
     /** A trace with no span ingested for this long is judged for trace flags (and again after late spans). */
     TRACE_QUIET_MS: intSetting(60_000, 0),
     TRACE_FLAGS_INTERVAL_MS: intSetting(15_000, 100),
+    /** A day's traces are rolled up once no span has been written to its hours for this long (and again after later writes). */
+    TRACE_ROLLUP_QUIET_MS: intSetting(600_000, 0),
+    TRACE_ROLLUP_INTERVAL_MS: intSetting(60_000, 100),
     /** Trace flag rules (packages/domain/src/trace-flags.ts). */
     TRACE_FLAG_DUPLICATE_TOOL_MIN: intSetting(2, 2),
     TRACE_FLAG_LOOP_MIN_REPEATS: intSetting(3, 2),
@@ -165,6 +168,8 @@ export function writerSettings(env: Env) {
     modelPricesFile: s.MODEL_PRICES_FILE,
     traceQuietMs: s.TRACE_QUIET_MS,
     traceFlagsIntervalMs: s.TRACE_FLAGS_INTERVAL_MS,
+    traceRollupQuietMs: s.TRACE_ROLLUP_QUIET_MS,
+    traceRollupIntervalMs: s.TRACE_ROLLUP_INTERVAL_MS,
     traceFlagRules: {
       duplicateToolMin: s.TRACE_FLAG_DUPLICATE_TOOL_MIN,
       loopMinRepeats: s.TRACE_FLAG_LOOP_MIN_REPEATS,

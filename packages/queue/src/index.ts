@@ -15,10 +15,11 @@ export type { DeadLetter } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
   TRACE_FLAGS_JOB,
+  TRACE_ROLLUPS_JOB,
   createMaintenanceQueue,
   maintenancePayloadSchema,
   parseMaintenancePayload,
-  scheduleTraceFlags,
+  scheduleMaintenance,
 } from './maintenance-queue.ts';
 export type { MaintenancePayload } from './maintenance-queue.ts';
 export { settingsChangePublisher, subscribeSettingsChanges } from './settings-changes.ts';

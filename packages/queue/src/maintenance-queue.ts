@@ -4,11 +4,13 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
 import { throttledErrorLog } from './redis.ts';
 
-/** Periodic work of the writers (trace flags), one job per tick across all writer processes. */
+/** Periodic work of the writers (trace flags, trace rollups), one job per tick across all writer processes. */
 export const MAINTENANCE_QUEUE = 'maintenance';
 
 /** The job that computes flags of traces gone quiet. */
 export const TRACE_FLAGS_JOB = 'trace-flags';
+/** The job that rolls up the traces of days gone quiet. */
+export const TRACE_ROLLUPS_JOB = 'trace-rollups';
 
 /** Maintenance jobs carry no data: each pass finds its own work. */
 export const maintenancePayloadSchema = v.object({});
@@ -32,9 +34,9 @@ export function createMaintenanceQueue(opts: { connection: Redis; prefix: string
 }
 
 /**
- * Runs the trace-flags pass every `everyMs`. Upserting is idempotent, so every writer
- * may call it at start; the last interval given wins and only one job runs per tick.
+ * Runs a maintenance job every `everyMs`. Upserting is idempotent, so every writer may
+ * call it at start; the last interval given wins and only one job runs per tick.
  */
-export async function scheduleTraceFlags(queue: Queue<MaintenancePayload>, everyMs: number): Promise<void> {
-  await queue.upsertJobScheduler(TRACE_FLAGS_JOB, { every: everyMs }, { name: TRACE_FLAGS_JOB, data: {}, opts: MAINTENANCE_JOB_OPTIONS });
+export async function scheduleMaintenance(queue: Queue<MaintenancePayload>, job: string, everyMs: number): Promise<void> {
+  await queue.upsertJobScheduler(job, { every: everyMs }, { name: job, data: {}, opts: MAINTENANCE_JOB_OPTIONS });
 }

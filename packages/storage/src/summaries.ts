@@ -1,6 +1,7 @@
 import { TRACE_FLAGS, type TraceFlag } from '@aos/domain';
 import type { Storage } from './client.ts';
-import { traceColumnsFor } from './trace-aggregate.ts';
+import { TRACE_COLUMNS_SQL, TRACE_FIGURES_SQL, TRACE_MASKED_RULES_SQL, traceColumnsFor } from './trace-aggregate.ts';
+import { traceRowsSql } from './trace-rows.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 /** Figures over all traces matching a filter. */
@@ -52,15 +53,31 @@ interface TraceSummaryRow {
   [flagCount: `summary_flag_${string}`]: string;
 }
 
-/** One count column per trace flag; the names come from the closed TRACE_FLAGS list. */
-const FLAG_COUNT_COLUMNS = TRACE_FLAGS.map((flag) => `countIf(has(summary_flag_list, '${flag}')) AS summary_flag_${flag}`).join(',\n        ');
+/** Traces of the project whose current flags meet `condition` (a set a few kB to MB large: flagged traces only). */
+const flaggedTraces = (condition: string) =>
+  `trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND ${condition})`;
+
+/**
+ * The flag counts: traces carrying any flag, then one column per trace flag (names from the
+ * closed TRACE_FLAGS list). Set membership, not a join: joining every trace of the window
+ * to its flags row cost about as much as the rest of a summary over rolled-up days.
+ */
+const FLAG_COUNT_COLUMNS = [
+  `countIf(${flaggedTraces('notEmpty(flags)')}) AS summary_flagged_traces`,
+  ...TRACE_FLAGS.map((flag) => `countIf(${flaggedTraces(`has(flags, '${flag}')`)}) AS summary_flag_${flag}`),
+].join(',\n        ');
 
 /**
  * Summarizes the traces matching the filter in one query over the same trace rows that
- * trace lists use, so every filter of the filter model narrows the summary too.
+ * trace lists use, so every filter of the filter model narrows the summary too. Days with
+ * exact rollups are read from them (trace-rows.ts).
  */
 export async function summarizeTraces(storage: Storage, filter: TraceFilter): Promise<TraceSummary> {
   const sql = traceFilterSql(filter);
+  // Conditions on the root's text need the spans; every other filter reads rolled-up days too.
+  const traces = traceColumnsFor(sql.traceConditions) === TRACE_FIGURES_SQL
+    ? await traceRowsSql(storage, filter, sql)
+    : `SELECT ${TRACE_COLUMNS_SQL}, ${TRACE_MASKED_RULES_SQL} FROM spans FINAL WHERE ${sql.spanConditions.join(' AND ')} GROUP BY trace_id`;
   // `quantiles` samples a reservoir of 8192 values: exact (with interpolation) up to that
   // many traces, bounded memory and mergeable across shards beyond it.
   const result = await storage.client.query({
@@ -81,19 +98,8 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
         sum(flagged_span_count) AS summary_flagged_spans,
         sum(masked_span_count) AS summary_masked_spans,
         sumMap(trace_masked_rules) AS summary_masked_rules,
-        countIf(notEmpty(summary_flag_list)) AS summary_flagged_traces,
         ${FLAG_COUNT_COLUMNS}
-      FROM (
-        SELECT ${traceColumnsFor(sql.traceConditions)},
-          -- rule -> spans it changed, summed over traces by sumMap above
-          sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules
-        FROM spans FINAL
-        WHERE ${sql.spanConditions.join(' AND ')}
-        GROUP BY trace_id
-      ) AS t
-      LEFT JOIN (
-        SELECT trace_id, flags AS summary_flag_list FROM trace_flags FINAL WHERE project_id = {projectId:String}
-      ) AS f USING trace_id
+      FROM (${traces}) AS t
       WHERE ${sql.traceConditions.join(' AND ')}`,
     query_params: sql.params,
     format: 'JSONEachRow',

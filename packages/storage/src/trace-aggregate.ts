@@ -54,6 +54,24 @@ export const TRACE_FIGURES_SQL = `
     toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
     toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns`;
 
+/** Spans per masking rule that changed them (rule -> count), summed over traces by sumMap. */
+export const TRACE_MASKED_RULES_SQL = `sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules`;
+
+/**
+ * The columns of a trace row that trace_rollups keeps (migration 0011), in its order: the
+ * figures above without the derived text times, plus the masking counts.
+ */
+export const TRACE_ROLLUP_COLUMNS = [
+  'trace_id', 'trace_start', 'trace_end', 'trace_duration_ms', 'trace_name', 'span_count', 'error_count', 'trace_status',
+  'trace_input_tokens', 'trace_output_tokens', 'trace_total_tokens', 'trace_cached_input_tokens', 'trace_reasoning_tokens',
+  'trace_cost', 'trace_session_id', 'trace_user_id', 'trace_environment', 'trace_service_name', 'trace_platform',
+  'trace_models', 'flagged_span_count', 'masked_span_count', 'trace_masked_rules',
+] as const;
+
+/** Aggregates spans into rows of TRACE_ROLLUP_COLUMNS (and a few derived ones). */
+export const TRACE_ROLLUP_SQL = `${TRACE_FIGURES_SQL},
+    ${TRACE_MASKED_RULES_SQL}`;
+
 /**
  * The root's input and output text. Kept apart from the figures: these columns are the
  * heavy ones (prompts, completions), so lists read them only for the rows they return.

@@ -40,8 +40,10 @@ export interface TraceFilter {
 export const TRACE_SPAN_MARGIN_MS = 60 * 60 * 1000;
 
 export interface FilterSql {
-  /** Conditions on `spans` rows (no alias), joined with AND. */
+  /** Conditions on `spans` rows (no alias), joined with AND: the scan window, then traceIdConditions. */
   spanConditions: string[];
+  /** The conditions that only look at trace_id (`trace_id IN …`): they hold on any table with the column. */
+  traceIdConditions: string[];
   /** Conditions on the aggregated trace columns, joined with AND. */
   traceConditions: string[];
   params: Record<string, unknown>;
@@ -54,6 +56,7 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
       'start_time >= {scanStart:DateTime64(3)}',
       'start_time < {scanEnd:DateTime64(3)}',
     ],
+    traceIdConditions: [],
     traceConditions: ['trace_start >= {startTime:DateTime64(3)}', 'trace_start < {endTime:DateTime64(3)}'],
     params: {
       projectId: filter.projectId,
@@ -64,7 +67,7 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     },
   };
   if (filter.traceIds !== undefined) {
-    sql.spanConditions.push('trace_id IN {traceIds:Array(String)}');
+    sql.traceIdConditions.push('trace_id IN {traceIds:Array(String)}');
     sql.params.traceIds = filter.traceIds;
   }
   if (filter.score) addScoreCondition(sql, filter.score);
@@ -77,7 +80,7 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     sql.params.status = filter.status;
   }
   if (filter.flaggedOnly) {
-    sql.spanConditions.push(
+    sql.traceIdConditions.push(
       'trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags))',
     );
   }
@@ -90,19 +93,19 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
   // "Has a span with": a subquery keeps every span of a matching trace, so the trace's
   // figures stay whole.
   if (filter.sessionId !== undefined) {
-    sql.spanConditions.push(spansWhere('session_id = {sessionId:String}'));
+    sql.traceIdConditions.push(spansWhere('session_id = {sessionId:String}'));
     sql.params.sessionId = filter.sessionId;
   }
   if (filter.userId !== undefined) {
-    sql.spanConditions.push(spansWhere('user_id = {userId:String}'));
+    sql.traceIdConditions.push(spansWhere('user_id = {userId:String}'));
     sql.params.userId = filter.userId;
   }
   if (filter.platform !== undefined) {
-    sql.spanConditions.push(spansWhere('platform = {platform:String}'));
+    sql.traceIdConditions.push(spansWhere('platform = {platform:String}'));
     sql.params.platform = filter.platform;
   }
   if (filter.search !== undefined) {
-    sql.spanConditions.push(
+    sql.traceIdConditions.push(
       spansWhere(
         '(positionCaseInsensitiveUTF8(name, {search:String}) > 0 OR positionCaseInsensitiveUTF8(input, {search:String}) > 0 OR positionCaseInsensitiveUTF8(output, {search:String}) > 0)',
       ),
@@ -110,16 +113,17 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     sql.params.search = filter.search;
   }
   filter.dimensions?.forEach(({ key, value }, i) => {
-    sql.spanConditions.push(spansWhere(`dimensions[{dimKey${i}:String}] = {dimValue${i}:String}`));
+    sql.traceIdConditions.push(spansWhere(`dimensions[{dimKey${i}:String}] = {dimValue${i}:String}`));
     sql.params[`dimKey${i}`] = key;
     sql.params[`dimValue${i}`] = value;
   });
   filter.flags?.forEach((flag, i) => {
-    sql.spanConditions.push(
+    sql.traceIdConditions.push(
       `trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, {flag${i}:String}))`,
     );
     sql.params[`flag${i}`] = flag;
   });
+  sql.spanConditions.push(...sql.traceIdConditions);
   return sql;
 }
 
@@ -147,5 +151,5 @@ function addScoreCondition(sql: FilterSql, score: NonNullable<TraceFilter['score
     conditions.push('string_value = {scoreLabel:String}');
     sql.params.scoreLabel = score.label;
   }
-  sql.spanConditions.push(`trace_id IN (SELECT trace_id FROM scores FINAL WHERE ${conditions.join(' AND ')})`);
+  sql.traceIdConditions.push(`trace_id IN (SELECT trace_id FROM scores FINAL WHERE ${conditions.join(' AND ')})`);
 }

@@ -1,0 +1,68 @@
+import type { Logger } from '@aos/log';
+import {
+  MAINTENANCE_QUEUE,
+  createMaintenanceQueue,
+  createRedisConnection,
+  parseMaintenancePayload,
+  scheduleMaintenance,
+  startWorker,
+  type MaintenancePayload,
+  type WorkerStats,
+} from '@aos/queue';
+
+/** A periodic pass: how often it runs and what it does (its result is logged when it did something). */
+export interface MaintenancePass {
+  everyMs: number;
+  run(): Promise<{ done: number } & Record<string, unknown>>;
+}
+
+export interface MaintenanceWorkerDeps {
+  redisUrl: string;
+  prefix: string;
+  lockDurationMs: number;
+  logger: Logger;
+  /** Passes by maintenance job name. */
+  passes: Record<string, MaintenancePass>;
+}
+
+/**
+ * Schedules each pass on the maintenance queue and runs them on this thread (which owns
+ * the storage connection), one job at a time. With several writers, each tick of a pass
+ * runs on one of them.
+ */
+export function startMaintenanceWorker(deps: MaintenanceWorkerDeps): { stats: WorkerStats; close(): Promise<void> } {
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
+  const queue = createMaintenanceQueue({ connection, prefix: deps.prefix, logger: deps.logger });
+  const scheduled = Promise.all(
+    Object.entries(deps.passes).map(([job, pass]) =>
+      scheduleMaintenance(queue, job, pass.everyMs).catch((err: Error) =>
+        deps.logger.error('could not schedule a maintenance pass', { job, error: err.message }),
+      ),
+    ),
+  );
+  const started = startWorker<MaintenancePayload>({
+    queue: MAINTENANCE_QUEUE,
+    connection,
+    prefix: deps.prefix,
+    concurrency: 1,
+    lockDurationMs: deps.lockDurationMs,
+    logger: deps.logger,
+    processor: async (job) => {
+      const pass = deps.passes[job.name];
+      if (!pass) throw new Error(`unknown maintenance job ${job.name}`);
+      parseMaintenancePayload(job.data);
+      const result = await pass.run();
+      if (result.done > 0) deps.logger.debug('maintenance pass done', { job: job.name, ...result });
+      return result;
+    },
+  });
+  return {
+    stats: started.stats,
+    async close() {
+      await scheduled;
+      await started.worker.close();
+      await queue.close();
+      await connection.quit();
+    },
+  };
+}

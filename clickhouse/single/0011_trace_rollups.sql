@@ -1,0 +1,78 @@
+-- Trace rollups: the figures of each trace of a past day, computed once the day has gone
+-- quiet, so summaries over days of spans read one row per trace instead of aggregating
+-- every span. They are used only while exact; see packages/storage/src/trace-rollups.ts.
+
+-- Span rows written per project and hour of start_time, counted by the engine as they are
+-- inserted (replays and duplicates included): the count only grows, so a day whose hours
+-- show the same total as when its rollups were computed has had no write since.
+CREATE TABLE IF NOT EXISTS span_hour_writes
+(
+    project_id   String,
+    hour         DateTime('UTC'),
+    written      SimpleAggregateFunction(sum, UInt64),
+    last_written SimpleAggregateFunction(max, DateTime64(3, 'UTC'))
+)
+ENGINE = AggregatingMergeTree
+ORDER BY (project_id, hour);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS span_hour_writes_mv TO span_hour_writes AS
+SELECT project_id, toStartOfHour(start_time) AS hour, count() AS written, max(now64(3)) AS last_written
+FROM spans
+GROUP BY project_id, hour;
+
+-- One row per trace and computation: `version` names the computation, and readers take a
+-- day's rows of the version its trace_rollup_days row names, so a recomputation becomes
+-- visible at once and whole. Column names are those of the query-time trace aggregate.
+CREATE TABLE IF NOT EXISTS trace_rollups
+(
+    project_id                String,
+    -- the UTC day the trace starts in
+    day                       Date,
+    version                   UInt64,
+    trace_id                  String,
+    trace_start               DateTime64(9, 'UTC'),
+    trace_end                 DateTime64(9, 'UTC'),
+    trace_duration_ms         Float64,
+    trace_name                String,
+    span_count                UInt64,
+    error_count               UInt64,
+    trace_status              LowCardinality(String),
+    trace_input_tokens        UInt64,
+    trace_output_tokens       UInt64,
+    trace_total_tokens        UInt64,
+    trace_cached_input_tokens UInt64,
+    trace_reasoning_tokens    UInt64,
+    trace_cost                Float64,
+    trace_session_id          String,
+    trace_user_id             String,
+    trace_environment         LowCardinality(String),
+    trace_service_name        LowCardinality(String),
+    trace_platform            LowCardinality(String),
+    trace_models              Array(LowCardinality(String)),
+    flagged_span_count        UInt64,
+    masked_span_count         UInt64,
+    trace_masked_rules        Map(LowCardinality(String), UInt64)
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(day)
+ORDER BY (project_id, day, version, trace_id);
+
+-- The current computation of each rolled-up day, and the span rows written to the hours
+-- its traces can have spans in (the day, an hour before, an hour after) when it ran.
+CREATE TABLE IF NOT EXISTS trace_rollup_days
+(
+    project_id     String,
+    day            Date,
+    version        UInt64,
+    written_around UInt64,
+    computed_at    DateTime64(3, 'UTC')
+)
+ENGINE = ReplacingMergeTree(version)
+ORDER BY (project_id, day);
+
+-- Spans written before this migration: counted once now (a row counted twice only moves
+-- a counter, which is all a counter is read for).
+INSERT INTO span_hour_writes
+SELECT project_id, toStartOfHour(start_time) AS hour, count() AS written, now64(3) AS last_written
+FROM spans
+GROUP BY project_id, hour;

@@ -1,0 +1,66 @@
+import type { Storage } from './client.ts';
+import { msToDateTimeParam } from './sql-values.ts';
+import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL } from './trace-aggregate.ts';
+import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
+import { exactRollupDays } from './trace-rollups.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS: days whose
+ * rollups are exact come from trace_rollups, the other days are aggregated from spans
+ * (see trace-rollups.ts). The filter's trace_id conditions are applied on both sides; its
+ * trace conditions (`sql.traceConditions`) are left to the caller, over these columns.
+ * The parameters it adds go into `sql.params`.
+ */
+export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql): Promise<string> {
+  const live = (window: string) => `
+    SELECT ${TRACE_ROLLUP_COLUMNS.join(', ')}
+    FROM (
+      SELECT ${TRACE_ROLLUP_SQL}
+      FROM spans FINAL
+      WHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
+      GROUP BY trace_id
+    )`;
+  const spanWindow = 'start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}';
+  const rolled = filter.traceIds === undefined ? await exactRollupDays(storage, filter.projectId, filter) : [];
+  if (rolled.length === 0) return live(spanWindow);
+
+  sql.params.rolledUpDays = rolled.map((d) => d.day);
+  sql.params.rolledUpVersions = rolled.map((d) => d.version);
+  // A version names one computation of one day, so the days and versions match pairwise.
+  const fromRollups = `
+    SELECT ${TRACE_ROLLUP_COLUMNS.join(', ')}
+    FROM trace_rollups
+    WHERE ${['project_id = {projectId:String}', 'day IN {rolledUpDays:Array(Date)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
+  const ranges = liveRanges(filter, new Set(rolled.map((d) => Date.parse(`${d.day}T00:00:00Z`))));
+  if (ranges.length === 0) return `${fromRollups}`;
+  const rangeSql = ranges.map(([from, to], i) => {
+    sql.params[`liveFrom${i}`] = msToDateTimeParam(from);
+    sql.params[`liveTo${i}`] = msToDateTimeParam(to);
+    return `(start_time >= {liveFrom${i}:DateTime64(3)} AND start_time < {liveTo${i}:DateTime64(3)})`;
+  });
+  // A trace of a rolled-up day whose spans reach into a live range is that day's: left out here.
+  return `${fromRollups}
+    UNION ALL
+    SELECT * FROM (${live(`(${rangeSql.join(' OR ')})`)}) WHERE toDate(trace_start) NOT IN {rolledUpDays:Array(Date)}`;
+}
+
+/**
+ * The span ranges to aggregate for the window's days that are not rolled up: each such
+ * day with the margin either side, clipped to the window's own scan, adjoining ones merged.
+ */
+function liveRanges(filter: TraceFilter, rolledDays: Set<number>): Array<[number, number]> {
+  const scanFrom = filter.startTimeMs - TRACE_SPAN_MARGIN_MS;
+  const scanTo = filter.endTimeMs + TRACE_SPAN_MARGIN_MS;
+  const ranges: Array<[number, number]> = [];
+  for (let day = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS; day < filter.endTimeMs; day += DAY_MS) {
+    if (rolledDays.has(day)) continue;
+    const from = Math.max(scanFrom, day - TRACE_SPAN_MARGIN_MS);
+    const to = Math.min(scanTo, day + DAY_MS + TRACE_SPAN_MARGIN_MS);
+    const last = ranges[ranges.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else ranges.push([from, to]);
+  }
+  return ranges;
+}

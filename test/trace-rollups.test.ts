@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exactRollupDays } from '@aos/storage';
+import { readJson, type TraceSummary } from './support/api-types.ts';
+import { eventually, startTestService, type TestService } from './support/service.ts';
+
+// Traces on two past days, rolled up as soon as their hours are quiet (TRACE_ROLLUP_QUIET_MS=0).
+let svc: TestService;
+const DAY = 86_400_000;
+const today = Math.floor(Date.now() / DAY) * DAY;
+const DAY_A = today - 3 * DAY;
+const DAY_B = today - 2 * DAY;
+const WINDOW = { startTimeMs: DAY_A, endTimeMs: Date.now() };
+const QUERY = `startTime=${new Date(WINDOW.startTimeMs).toISOString()}&endTime=${new Date(WINDOW.endTimeMs).toISOString()}`;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+interface Crafted {
+  id: string;
+  startMs: number;
+  env: string;
+  session?: string;
+  error?: boolean;
+}
+const TRACES: Crafted[] = [
+  { id: 'a1'.repeat(16), startMs: DAY_A + 12 * 3_600_000, env: 'prod', session: 's-1' },
+  { id: 'a2'.repeat(16), startMs: DAY_A + 13 * 3_600_000, env: 'prod', session: 's-1', error: true },
+  { id: 'a3'.repeat(16), startMs: DAY_A + 14 * 3_600_000, env: 'staging' },
+  { id: 'b1'.repeat(16), startMs: DAY_B + 12 * 3_600_000, env: 'prod', session: 's-2' },
+  { id: 'b2'.repeat(16), startMs: DAY_B + 15 * 3_600_000, env: 'staging', session: 's-2' },
+];
+
+const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+const int = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
+
+function spansOf(t: Crafted) {
+  const ns = (ms: number) => String(ms * 1_000_000);
+  return [
+    {
+      traceId: t.id,
+      spanId: '0000000000000001',
+      name: 'agent run',
+      startTimeUnixNano: ns(t.startMs),
+      endTimeUnixNano: ns(t.startMs + 900),
+      status: { code: t.error ? 2 : 1 },
+      attributes: [str('deployment.environment.name', t.env), ...(t.session ? [str('session.id', t.session)] : [])],
+    },
+    {
+      traceId: t.id,
+      spanId: '0000000000000002',
+      parentSpanId: '0000000000000001',
+      name: 'chat gpt-4o',
+      startTimeUnixNano: ns(t.startMs + 100),
+      endTimeUnixNano: ns(t.startMs + 600),
+      attributes: [str('gen_ai.operation.name', 'chat'), str('gen_ai.request.model', 'gpt-4o'), int('gen_ai.usage.input_tokens', 1000), int('gen_ai.usage.output_tokens', 100)],
+    },
+  ];
+}
+
+/** A span arriving late for the first trace: a failed tool call. */
+const LATE_SPAN = {
+  traceId: TRACES[0]!.id,
+  spanId: '0000000000000003',
+  parentSpanId: '0000000000000001',
+  name: 'tool search',
+  startTimeUnixNano: String((TRACES[0]!.startMs + 700) * 1_000_000),
+  endTimeUnixNano: String((TRACES[0]!.startMs + 800) * 1_000_000),
+  status: { code: 2 },
+};
+
+async function send(spans: unknown[]) {
+  const res = await svc.api('/api/v1/traces/otlp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] }),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function summary(extra = ''): Promise<TraceSummary> {
+  const res = await svc.api(`/api/v1/traces/summary?${QUERY}${extra}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return readJson<TraceSummary>(res);
+}
+
+async function rolledUpVersions(): Promise<Map<string, number>> {
+  const days = await exactRollupDays(svc.service.storage, 'default', WINDOW);
+  return new Map(days.map((d) => [d.day, d.version]));
+}
+
+async function spanRowsWritten(): Promise<number> {
+  const result = await svc.service.storage.client.query({ query: 'SELECT sum(written) AS n FROM span_hour_writes', format: 'JSONEachRow' });
+  const [row] = await result.json<{ n: string }>();
+  return Number(row?.n ?? 0);
+}
+
+beforeAll(async () => {
+  svc = await startTestService({ TRACE_ROLLUP_QUIET_MS: '0', TRACE_ROLLUP_INTERVAL_MS: '200' });
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+describe('trace rollups', () => {
+  it('give summaries equal to the spans’, and a write since a day was rolled up counts at once', async () => {
+    await send(TRACES.flatMap(spansOf));
+    const live = await eventually(async () => {
+      const s = await summary();
+      return s.spanCount === TRACES.length * 2 ? s : undefined;
+    });
+    expect(live).toMatchObject({ traceCount: 5, errorCount: 1, sessionCount: 2, tokens: { input: 5000, output: 500 } });
+    const liveProd = await summary('&environment=prod');
+    const liveSession = await summary('&sessionId=s-2');
+    const QUERY_FILTER = `&query=${encodeURIComponent('errors > 0 or session = "s-2"')}`;
+    const liveQuery = await summary(QUERY_FILTER);
+
+    // Both days get rolled up; the summaries read from the rollups say the same.
+    const first = await eventually(async () => {
+      const versions = await rolledUpVersions();
+      return versions.has(isoDay(DAY_A)) && versions.has(isoDay(DAY_B)) ? versions : undefined;
+    });
+    expect(await summary()).toEqual(live);
+    expect(await summary('&environment=prod')).toEqual(liveProd);
+    expect(await summary('&sessionId=s-2')).toEqual(liveSession);
+    expect(await summary(QUERY_FILTER)).toEqual(liveQuery);
+    expect(liveQuery.traceCount).toBe(3);
+    expect(liveProd.traceCount).toBe(3);
+    expect(liveSession.traceCount).toBe(2);
+
+    // The summary does read them: a row added to day A's current rollups shows up.
+    await svc.service.storage.client.insert({
+      table: 'trace_rollups',
+      values: [
+        {
+          project_id: 'default', day: isoDay(DAY_A), version: first.get(isoDay(DAY_A)), trace_id: 'ff'.repeat(16),
+          trace_start: ((DAY_A + 16 * 3_600_000) / 1000).toFixed(3), trace_end: ((DAY_A + 16 * 3_600_000 + 5) / 1000).toFixed(3), span_count: 7, trace_status: 'ok',
+        },
+      ],
+      format: 'JSONEachRow',
+    });
+    expect(await summary()).toMatchObject({ traceCount: 6, spanCount: 17 });
+
+    // A late span for day A: the day is read from spans again at once (the added row is
+    // gone), with the span counted, and the trace now failed.
+    await send([LATE_SPAN]);
+    const late = await eventually(async () => {
+      const s = await summary();
+      return s.spanCount === 11 ? s : undefined;
+    });
+    expect(late).toMatchObject({ traceCount: 5, errorCount: 2 });
+
+    // The same span again (an exporter retry): counted once, before and after the day is rolled up again.
+    const written = await spanRowsWritten();
+    await send([LATE_SPAN]);
+    await eventually(async () => ((await spanRowsWritten()) > written ? true : undefined));
+    expect(await summary()).toEqual(late);
+    await eventually(async () => {
+      const versions = await rolledUpVersions();
+      const version = versions.get(isoDay(DAY_A));
+      return version !== undefined && version !== first.get(isoDay(DAY_A)) ? true : undefined;
+    });
+    expect(await summary()).toEqual(late);
+  });
+
+  it('keeps at most the current and the previous computation of a day', async () => {
+    const result = await svc.service.storage.client.query({
+      query: `SELECT uniqExact(version) AS versions FROM trace_rollups WHERE project_id = 'default' AND day = {day:Date}`,
+      query_params: { day: isoDay(DAY_A) },
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ versions: string }>();
+    expect(Number(row?.versions)).toBeGreaterThan(0);
+    expect(Number(row?.versions)).toBeLessThanOrEqual(2);
+  });
+});
