@@ -41,7 +41,12 @@ function spansOf(t: Crafted) {
       startTimeUnixNano: ns(t.startMs),
       endTimeUnixNano: ns(t.startMs + 900),
       status: { code: t.error ? 2 : 1 },
-      attributes: [str('deployment.environment.name', t.env), ...(t.session ? [str('session.id', t.session)] : [])],
+      attributes: [
+        str('deployment.environment.name', t.env),
+        str('input.value', `question ${t.id.slice(0, 2)}`),
+        str('output.value', `answer, "quoted"\nover two lines`),
+        ...(t.session ? [str('session.id', t.session)] : []),
+      ],
     },
     {
       traceId: t.id,
@@ -81,6 +86,12 @@ async function summary(extra = ''): Promise<TraceSummary> {
   return readJson<TraceSummary>(res);
 }
 
+async function exported(format: string): Promise<string> {
+  const res = await svc.api(`/api/v1/traces/export?format=${format}&${QUERY}`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
 async function rolledUpVersions(): Promise<Map<string, number>> {
   const days = await exactRollupDays(svc.service.storage, 'default', WINDOW);
   return new Map(days.map((d) => [d.day, d.version]));
@@ -111,6 +122,8 @@ describe('trace rollups', () => {
     const liveSession = await summary('&sessionId=s-2');
     const QUERY_FILTER = `&query=${encodeURIComponent('errors > 0 or session = "s-2"')}`;
     const liveQuery = await summary(QUERY_FILTER);
+    const liveTextQuery = await summary(`&query=${encodeURIComponent('input contains "question a2" or errors > 0')}`);
+    const liveExports = await Promise.all(['csv', 'jsonl'].map((format) => exported(format)));
 
     // Both days get rolled up; the summaries read from the rollups say the same.
     const first = await eventually(async () => {
@@ -122,6 +135,12 @@ describe('trace rollups', () => {
     expect(await summary('&sessionId=s-2')).toEqual(liveSession);
     expect(await summary(QUERY_FILTER)).toEqual(liveQuery);
     expect(liveQuery.traceCount).toBe(3);
+    // Conditions on the root's text, and exports, join the texts of rolled-up days from their spans.
+    expect(await summary(`&query=${encodeURIComponent('input contains "question a2" or errors > 0')}`)).toEqual(liveTextQuery);
+    expect(await Promise.all(['csv', 'jsonl'].map((format) => exported(format)))).toEqual(liveExports);
+    expect(liveExports[1]!.trim().split('\n')).toHaveLength(5);
+    expect(liveExports[1]).toContain('"input":"question b1"');
+    expect(liveTextQuery.traceCount).toBe(1);
     expect(liveProd.traceCount).toBe(3);
     expect(liveSession.traceCount).toBe(2);
 

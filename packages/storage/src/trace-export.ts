@@ -1,8 +1,8 @@
 import type { Storage } from './client.ts';
 import type { ExportFormat } from './exports.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { TRACE_COLUMNS_SQL } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+import { traceRowsSql } from './trace-rows.ts';
 
 /**
  * Trace exports written by the engine itself: a slice of the window is aggregated and
@@ -86,15 +86,11 @@ export async function exportTraceRows(
       return `${format === 'csv' ? csvCellSql(expr, kind) : jsonValueSql(expr, kind)} AS ${name}`;
     })
     .join(', ');
+  const traces = await traceRowsSql(storage, filter, sql, { texts: true });
   const result = await storage.client.exec({
     query: `
       SELECT ${select}
-      FROM (
-        SELECT ${TRACE_COLUMNS_SQL}
-        FROM spans FINAL
-        WHERE ${sql.spanConditions.join(' AND ')}
-        GROUP BY trace_id
-      )
+      FROM (${traces})
       WHERE ${sql.traceConditions.join(' AND ')}
       ORDER BY trace_start, trace_id
       SETTINGS ${FORMAT_SETTINGS}

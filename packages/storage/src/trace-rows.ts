@@ -1,61 +1,71 @@
 import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL } from './trace-aggregate.ts';
+import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_SQL } from './trace-aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
 import { exactRollupDays } from './trace-rollups.ts';
 
 const DAY_MS = 86_400_000;
 
 /**
- * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS: days whose
- * rollups are exact come from trace_rollups, the other days are aggregated from spans
- * (see trace-rollups.ts). The filter's trace_id conditions are applied on both sides; its
- * trace conditions (`sql.traceConditions`) are left to the caller, over these columns.
- * The parameters it adds go into `sql.params`.
+ * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS (and, with
+ * `texts`, the root's `trace_input` and `trace_output`): days whose rollups are exact come
+ * from trace_rollups, the other days are aggregated from spans (see trace-rollups.ts).
+ * Rollups keep no texts: those of rolled-up days are read from their spans, which costs
+ * a third of aggregating them whole. The filter's trace_id conditions are applied on every
+ * side; its trace conditions (`sql.traceConditions`) are left to the caller, over these
+ * columns. The parameters it adds go into `sql.params`.
  */
-export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql): Promise<string> {
+export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: { texts?: boolean } = {}): Promise<string> {
+  const columns = [...TRACE_ROLLUP_COLUMNS, ...(opts.texts ? ['trace_input', 'trace_output'] : [])].join(', ');
+  const spansWhere = (window: string) => [`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ');
   const live = (window: string) => `
-    SELECT ${TRACE_ROLLUP_COLUMNS.join(', ')}
+    SELECT ${columns}
     FROM (
-      SELECT ${TRACE_ROLLUP_SQL}
+      SELECT ${TRACE_ROLLUP_SQL}${opts.texts ? `, ${TRACE_TEXT_SQL}` : ''}
       FROM spans FINAL
-      WHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
+      WHERE ${spansWhere(window)}
       GROUP BY trace_id
     )`;
-  const spanWindow = 'start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}';
   const rolled = filter.traceIds === undefined ? await exactRollupDays(storage, filter.projectId, filter) : [];
-  if (rolled.length === 0) return live(spanWindow);
+  if (rolled.length === 0) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
 
   sql.params.rolledUpDays = rolled.map((d) => d.day);
   sql.params.rolledUpVersions = rolled.map((d) => d.version);
+  const rolledDays = new Set(rolled.map((d) => Date.parse(`${d.day}T00:00:00Z`)));
   // A version names one computation of one day, so the days and versions match pairwise.
-  const fromRollups = `
+  const rollups = `
     SELECT ${TRACE_ROLLUP_COLUMNS.join(', ')}
     FROM trace_rollups
     WHERE ${['project_id = {projectId:String}', 'day IN {rolledUpDays:Array(Date)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
-  const ranges = liveRanges(filter, new Set(rolled.map((d) => Date.parse(`${d.day}T00:00:00Z`))));
-  if (ranges.length === 0) return `${fromRollups}`;
-  const rangeSql = ranges.map(([from, to], i) => {
-    sql.params[`liveFrom${i}`] = msToDateTimeParam(from);
-    sql.params[`liveTo${i}`] = msToDateTimeParam(to);
-    return `(start_time >= {liveFrom${i}:DateTime64(3)} AND start_time < {liveTo${i}:DateTime64(3)})`;
-  });
+  const fromRollups = opts.texts
+    ? `
+    SELECT ${columns}
+    FROM (${rollups}) AS rolled
+    LEFT JOIN (
+      SELECT trace_id, ${TRACE_TEXT_SQL}
+      FROM spans FINAL
+      WHERE ${spansWhere(rangesSql(sql, 'rolled', dayRanges(filter, (day) => rolledDays.has(day))))}
+      GROUP BY trace_id
+    ) AS texts USING trace_id`
+    : rollups;
+  const liveDays = dayRanges(filter, (day) => !rolledDays.has(day));
+  if (liveDays.length === 0) return fromRollups;
   // A trace of a rolled-up day whose spans reach into a live range is that day's: left out here.
   return `${fromRollups}
     UNION ALL
-    SELECT * FROM (${live(`(${rangeSql.join(' OR ')})`)}) WHERE toDate(trace_start) NOT IN {rolledUpDays:Array(Date)}`;
+    SELECT * FROM (${live(rangesSql(sql, 'live', liveDays))}) WHERE toDate(trace_start) NOT IN {rolledUpDays:Array(Date)}`;
 }
 
 /**
- * The span ranges to aggregate for the window's days that are not rolled up: each such
- * day with the margin either side, clipped to the window's own scan, adjoining ones merged.
+ * The span ranges of the window's days that `include` picks: each day with the margin
+ * either side, clipped to the window's own scan, adjoining ones merged.
  */
-function liveRanges(filter: TraceFilter, rolledDays: Set<number>): Array<[number, number]> {
+function dayRanges(filter: TraceFilter, include: (dayStartMs: number) => boolean): Array<[number, number]> {
   const scanFrom = filter.startTimeMs - TRACE_SPAN_MARGIN_MS;
   const scanTo = filter.endTimeMs + TRACE_SPAN_MARGIN_MS;
   const ranges: Array<[number, number]> = [];
   for (let day = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS; day < filter.endTimeMs; day += DAY_MS) {
-    if (rolledDays.has(day)) continue;
+    if (!include(day)) continue;
     const from = Math.max(scanFrom, day - TRACE_SPAN_MARGIN_MS);
     const to = Math.min(scanTo, day + DAY_MS + TRACE_SPAN_MARGIN_MS);
     const last = ranges[ranges.length - 1];
@@ -63,4 +73,14 @@ function liveRanges(filter: TraceFilter, rolledDays: Set<number>): Array<[number
     else ranges.push([from, to]);
   }
   return ranges;
+}
+
+/** Ranges of start_time as one condition, their bounds as parameters named after `name`. */
+function rangesSql(sql: FilterSql, name: string, ranges: Array<[number, number]>): string {
+  const parts = ranges.map(([from, to], i) => {
+    sql.params[`${name}From${i}`] = msToDateTimeParam(from);
+    sql.params[`${name}To${i}`] = msToDateTimeParam(to);
+    return `(start_time >= {${name}From${i}:DateTime64(3)} AND start_time < {${name}To${i}:DateTime64(3)})`;
+  });
+  return `(${parts.join(' OR ')})`;
 }
