@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactRollupDays } from '@aos/storage';
-import { readJson, type TraceSummary } from './support/api-types.ts';
+import { readJson, type Page, type TraceRecord, type TraceSummary } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 // Traces on two past days, rolled up as soon as their hours are quiet (TRACE_ROLLUP_QUIET_MS=0).
@@ -86,6 +86,12 @@ async function summary(extra = ''): Promise<TraceSummary> {
   return readJson<TraceSummary>(res);
 }
 
+async function list(query: string): Promise<TraceRecord[]> {
+  const res = await svc.api(`/api/v1/traces?${QUERY}&${query}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await readJson<Page<TraceRecord>>(res)).data;
+}
+
 async function exported(format: string): Promise<string> {
   const res = await svc.api(`/api/v1/traces/export?format=${format}&${QUERY}`);
   expect(res.status).toBe(200);
@@ -124,6 +130,8 @@ describe('trace rollups', () => {
     const liveQuery = await summary(QUERY_FILTER);
     const liveTextQuery = await summary(`&query=${encodeURIComponent('input contains "question a2" or errors > 0')}`);
     const liveExports = await Promise.all(['csv', 'jsonl'].map((format) => exported(format)));
+    const LISTS = ['sortBy=duration&limit=2', 'sortBy=errors&sortOrder=asc&limit=10', 'sortBy=startTime&sortOrder=asc&limit=3&environment=prod'];
+    const liveLists = await Promise.all(LISTS.map(list));
 
     // Both days get rolled up; the summaries read from the rollups say the same.
     const first = await eventually(async () => {
@@ -139,6 +147,10 @@ describe('trace rollups', () => {
     expect(await summary(`&query=${encodeURIComponent('input contains "question a2" or errors > 0')}`)).toEqual(liveTextQuery);
     expect(await Promise.all(['csv', 'jsonl'].map((format) => exported(format)))).toEqual(liveExports);
     expect(liveExports[1]!.trim().split('\n')).toHaveLength(5);
+    // Lists over the window, in any order, with the texts of their page.
+    expect(await Promise.all(LISTS.map(list))).toEqual(liveLists);
+    expect(liveLists[2]!.map((t) => t.traceId)).toEqual([TRACES[0]!.id, TRACES[1]!.id, TRACES[3]!.id]);
+    expect(liveLists[2]![0]!.input).toBe('question a1');
     expect(liveExports[1]).toContain('"input":"question b1"');
     expect(liveTextQuery.traceCount).toBe(1);
     expect(liveProd.traceCount).toBe(3);

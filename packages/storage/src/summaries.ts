@@ -1,6 +1,6 @@
 import { TRACE_FLAGS, type TraceFlag } from '@aos/domain';
 import type { Storage } from './client.ts';
-import { TRACE_FIGURES_SQL, traceColumnsFor } from './trace-aggregate.ts';
+import { conditionsNeedTexts } from './trace-aggregate.ts';
 import { traceRowsSql } from './trace-rows.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
@@ -75,7 +75,7 @@ const FLAG_COUNT_COLUMNS = [
 export async function summarizeTraces(storage: Storage, filter: TraceFilter): Promise<TraceSummary> {
   const sql = traceFilterSql(filter);
   // The root's texts are read only when a condition looks at them.
-  const traces = await traceRowsSql(storage, filter, sql, { texts: traceColumnsFor(sql.traceConditions) !== TRACE_FIGURES_SQL });
+  const traces = await traceRowsSql(storage, filter, sql, { texts: conditionsNeedTexts(sql.traceConditions) });
   // `quantiles` samples a reservoir of 8192 values: exact (with interpolation) up to that
   // many traces, bounded memory and mergeable across shards beyond it.
   const result = await storage.client.query({

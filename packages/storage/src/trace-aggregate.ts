@@ -83,9 +83,14 @@ export const TRACE_TEXT_SQL = `
 /** Every column of a trace row. */
 export const TRACE_COLUMNS_SQL = `${TRACE_FIGURES_SQL},${TRACE_TEXT_SQL}`;
 
+/** Whether a condition looks at the root's text (which only spans hold). */
+export function conditionsNeedTexts(conditions: readonly string[]): boolean {
+  return conditions.some((c) => /\btrace_(input|output)\b/.test(c));
+}
+
 /** The trace columns a query needs: the text only when a condition looks at it. */
 export function traceColumnsFor(conditions: readonly string[]): string {
-  return conditions.some((c) => /\btrace_(input|output)\b/.test(c)) ? TRACE_COLUMNS_SQL : TRACE_FIGURES_SQL;
+  return conditionsNeedTexts(conditions) ? TRACE_COLUMNS_SQL : TRACE_FIGURES_SQL;
 }
 
 /** A trace row as the SQL above returns it (64-bit integers arrive as strings). */

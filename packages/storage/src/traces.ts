@@ -1,6 +1,7 @@
 import type { Storage } from './client.ts';
 import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
-import { TRACE_COLUMNS_SQL, TRACE_TEXT_SQL, rootValueSql, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
+import { TRACE_TEXT_SQL, conditionsNeedTexts, rootValueSql, type TraceAggregateRow } from './trace-aggregate.ts';
+import { traceRowsSql } from './trace-rows.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 /** A trace with its trace-level figures, as the API returns it. */
@@ -122,26 +123,23 @@ export async function listTracesInWindow(storage: Storage, filter: TraceFilter, 
     params.afterTrace = page.after.traceId;
   }
   const direction = page.order === 'desc' ? 'DESC' : 'ASC';
-  const columns = traceColumnsFor(conditions);
+  const withTexts = conditionsNeedTexts(conditions);
+  const traceRows = await traceRowsSql(storage, filter, sql, { texts: withTexts });
   const result = await storage.client.query({
     query: `
-      SELECT * FROM (
-        SELECT ${columns}
-        FROM spans FINAL
-        WHERE ${sql.spanConditions.join(' AND ')}
-        GROUP BY trace_id
-      )
+      SELECT *, toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns, toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns
+      FROM (${traceRows})
       WHERE ${conditions.join(' AND ')}
       ORDER BY ${sort.column} ${direction}, trace_id ${direction}
       LIMIT {limit:UInt32}`,
-    query_params: params,
+    query_params: { ...params, ...sql.params },
     format: 'JSONEachRow',
   });
   const rows = await result.json<TraceAggregateRow>();
   const hasMore = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);
   // The page's input/output, read for the returned rows only (they are the heavy columns).
-  if (columns !== TRACE_COLUMNS_SQL && pageRows.length > 0) {
+  if (!withTexts && pageRows.length > 0) {
     const texts = page.withoutTexts
       ? new Map<string, { trace_input: string; trace_output: string }>()
       : await traceTexts(storage, sql.params, pageRows.map((r) => r.trace_id), page.textPreviewChars);
