@@ -191,6 +191,32 @@ describe('trace rollups', () => {
     expect(await summary()).toEqual(late);
   });
 
+  it('recomputes a day after writes to its hours or to the hour either side, not others', async () => {
+    const rolled = async () => {
+      const versions = await rolledUpVersions();
+      return versions.has(isoDay(DAY_A)) && versions.has(isoDay(DAY_B)) ? versions : undefined;
+    };
+    const before = await eventually(rolled);
+    const newTrace = (id: string, startMs: number) => spansOf({ id, startMs, env: 'prod' });
+    // Day B, three hours in: day A's hours are untouched.
+    await send(newTrace('c1'.repeat(16), DAY_B + 3 * 3_600_000));
+    const afterB = await eventually(async () => {
+      const versions = await rolled();
+      return versions && versions.get(isoDay(DAY_B)) !== before.get(isoDay(DAY_B)) ? versions : undefined;
+    });
+    // Passes run every 200 ms: after a few more, day A has still not been recomputed.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await rolledUpVersions()).get(isoDay(DAY_A))).toBe(before.get(isoDay(DAY_A)));
+    expect(afterB.get(isoDay(DAY_A))).toBe(before.get(isoDay(DAY_A)));
+    // Day B, half an hour in: within the hour after day A, where day A's traces may have spans.
+    await send(newTrace('c2'.repeat(16), DAY_B + 30 * 60_000));
+    await eventually(async () => {
+      const versions = await rolled();
+      return versions && versions.get(isoDay(DAY_A)) !== before.get(isoDay(DAY_A)) && versions.get(isoDay(DAY_B)) !== afterB.get(isoDay(DAY_B)) ? true : undefined;
+    });
+    expect((await summary()).traceCount).toBe(TRACES.length + 2);
+  });
+
   it('keeps at most the current and the previous computation of a day', async () => {
     const result = await svc.service.storage.client.query({
       query: `SELECT uniqExact(version) AS versions FROM trace_rollups WHERE project_id = 'default' AND day = {day:Date}`,
