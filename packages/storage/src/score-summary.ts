@@ -1,7 +1,8 @@
 import type { Storage } from './client.ts';
 import { targetCondition, type ScoreTarget } from './scores.ts';
-import { traceColumnsFor } from './trace-aggregate.ts';
+import { conditionsNeedTexts } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+import { traceRowsSql } from './trace-rows.ts';
 
 export interface ScoreNameSummary {
   name: string;
@@ -34,9 +35,9 @@ export async function summarizeScores(storage: Storage, projectId: string, scope
   if ('traceFilter' in scope) {
     const filter = traceFilterSql(scope.traceFilter);
     Object.assign(params, filter.params);
-    scopeCondition = `trace_id IN (
-      SELECT trace_id FROM (SELECT ${traceColumnsFor(filter.traceConditions)} FROM spans FINAL WHERE ${filter.spanConditions.join(' AND ')} GROUP BY trace_id)
-      WHERE ${filter.traceConditions.join(' AND ')})`;
+    const traces = await traceRowsSql(storage, scope.traceFilter, filter, { texts: conditionsNeedTexts(filter.traceConditions) });
+    Object.assign(params, filter.params);
+    scopeCondition = `trace_id IN (SELECT trace_id FROM (${traces}) WHERE ${filter.traceConditions.join(' AND ')})`;
   } else {
     scopeCondition = targetCondition(scope, params);
   }

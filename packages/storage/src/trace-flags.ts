@@ -2,6 +2,8 @@ import type { CostStats, TraceFlag, TraceStep } from '@aos/domain';
 import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { TRACE_COST_SQL } from './trace-aggregate.ts';
+import { traceFilterSql } from './trace-filter.ts';
+import { traceRowsSql } from './trace-rows.ts';
 
 /**
  * Reads and writes for trace flags (rules in @aos/domain trace-flags.ts). The writer
@@ -150,6 +152,10 @@ export async function projectCostStats(
   projectId: string,
   opts: { sinceMs: number; minTraces: number },
 ): Promise<CostStats | null> {
+  // Up to a day ahead: spans stamped by a clock running fast still count.
+  const filter = { projectId, startTimeMs: opts.sinceMs, endTimeMs: Date.now() + 86_400_000 };
+  const sql = traceFilterSql(filter);
+  const traces = await traceRowsSql(storage, filter, sql);
   const result = await storage.client.query({
     query: `
       SELECT length(costs) AS traces,
@@ -157,15 +163,10 @@ export async function projectCostStats(
         arrayReduce('quantileExact(0.5)', arrayMap(c -> abs(c - median), costs)) AS mad
       FROM (
         SELECT groupArray(trace_cost) AS costs
-        FROM (
-          SELECT trace_id, ${TRACE_COST_SQL}
-          FROM spans FINAL
-          WHERE project_id = {projectId:String} AND start_time >= {since:DateTime64(3)}
-          GROUP BY trace_id
-          HAVING trace_cost > 0
-        )
+        FROM (${traces})
+        WHERE ${sql.traceConditions.join(' AND ')} AND trace_cost > 0
       )`,
-    query_params: { projectId, since: msToDateTimeParam(opts.sinceMs) },
+    query_params: sql.params,
     format: 'JSONEachRow',
   });
   const [row] = await result.json<{ traces: string; median: number; mad: number }>();
