@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from './client.ts';
+import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import type { TraceFilter } from './trace-filter.ts';
 
@@ -39,12 +40,6 @@ export interface ExportPage {
   nextAfterId: string | null;
 }
 
-let lastVersion = 0;
-/** Versions strictly increase within a process, so the finish of an export always wins over its start. */
-function nextVersion(): number {
-  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
-  return lastVersion;
-}
 
 /** Ids sort by start time (fixed-width hex milliseconds first), so "newest first" is "id descending". */
 function newExportId(now: number): string {
@@ -182,7 +177,7 @@ async function writeExportVersion(storage: Storage, record: ExportRecord) {
         error: record.error ?? '',
         started_at: msToDateTimeParam(Date.parse(record.startedAt)),
         finished_at: record.finishedAt ? msToDateTimeParam(Date.parse(record.finishedAt)) : null,
-        version: nextVersion(),
+        version: nextRowVersion(),
       },
     ],
     format: 'JSONEachRow',

@@ -3,7 +3,7 @@ import { FINDING_SEVERITIES, type FindingSeverity, type RiskAssessment } from '@
 import type { Storage } from './client.ts';
 import { keyedSerializer } from './serialize.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { nextVersion } from './versions.ts';
+import { nextRowVersion } from './row-versions.ts';
 
 /**
  * Findings: problems worth investigating, raised by monitors, evaluators, trace flags,
@@ -393,7 +393,7 @@ async function writeFinding(storage: Storage, f: Finding): Promise<void> {
         risk_assessment: f.riskAssessment ? JSON.stringify(f.riskAssessment) : '',
         created_at: time(f.createdAt),
         updated_at: time(f.updatedAt),
-        version: nextVersion(),
+        version: nextRowVersion(),
       },
     ],
     format: 'JSONEachRow',

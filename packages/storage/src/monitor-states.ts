@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MonitorState } from '@aos/domain';
 import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { nextVersion } from './versions.ts';
+import { nextRowVersion } from './row-versions.ts';
 
 /**
  * The current state of each group of a monitor, its acknowledgements, and its events.
@@ -88,7 +88,7 @@ export async function writeGroupStates(storage: Storage, projectId: string, moni
       since: msToDateTimeParam(Date.parse(s.since)),
       evaluated_at: msToDateTimeParam(Date.parse(s.evaluatedAt)),
       retired: s.retired ? 1 : 0,
-      version: nextVersion(),
+      version: nextRowVersion(),
     })),
     format: 'JSONEachRow',
   });

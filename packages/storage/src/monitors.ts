@@ -4,7 +4,7 @@ import type { Storage } from './client.ts';
 import type { GroupName, MeasureName } from './measures.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import type { TraceFilter } from './trace-filter.ts';
-import { nextVersion } from './versions.ts';
+import { nextRowVersion } from './row-versions.ts';
 
 /**
  * Monitor definitions: one versioned row per change, the definition kept as JSON (the
@@ -164,7 +164,7 @@ async function writeMonitor(storage: Storage, monitor: StoredMonitor, deleted: b
         updated_at: msToDateTimeParam(Date.parse(monitor.updatedAt)),
         created_by: monitor.createdBy,
         deleted: deleted ? 1 : 0,
-        version: nextVersion(),
+        version: nextRowVersion(),
       },
     ],
     format: 'JSONEachRow',

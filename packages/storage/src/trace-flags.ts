@@ -1,5 +1,6 @@
 import type { CostStats, TraceFlag, TraceStep } from '@aos/domain';
 import type { Storage } from './client.ts';
+import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { TRACE_COST_SQL } from './trace-aggregate.ts';
 import { traceFilterSql } from './trace-filter.ts';
@@ -183,12 +184,6 @@ export interface TraceFlagsRow {
   computedAtMs: number;
 }
 
-let lastVersion = 0;
-/** Versions strictly increase within a process, so a recomputation always replaces the row before it. */
-function nextVersion(): number {
-  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
-  return lastVersion;
-}
 
 /** Writes (or replaces) the flags of traces. */
 export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlagsRow[]): Promise<void> {
@@ -202,7 +197,7 @@ export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlag
       details: JSON.stringify(r.details),
       spans_ingested_at: r.spansIngestedAt,
       computed_at: msToDateTimeParam(r.computedAtMs),
-      version: nextVersion(),
+      version: nextRowVersion(),
     })),
     format: 'JSONEachRow',
   });
