@@ -23,6 +23,7 @@ GROUP BY project_id, hour;
 -- One row per trace and computation: `version` names the computation, and readers take a
 -- day's rows of the version its trace_rollup_days row names, so a recomputation becomes
 -- visible at once and whole. Column names are those of the query-time trace aggregate.
+-- Lists and summaries never read the text columns (columns are stored apart).
 CREATE TABLE IF NOT EXISTS trace_rollups
 (
     project_id                String,
@@ -51,7 +52,10 @@ CREATE TABLE IF NOT EXISTS trace_rollups
     trace_models              Array(LowCardinality(String)),
     flagged_span_count        UInt64,
     masked_span_count         UInt64,
-    trace_masked_rules        Map(LowCardinality(String), UInt64)
+    trace_masked_rules        Map(LowCardinality(String), UInt64),
+    -- the root's input and output, whole (stored twice, so exports need not aggregate spans)
+    trace_input               String CODEC(ZSTD(3)),
+    trace_output              String CODEC(ZSTD(3))
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMM(day)

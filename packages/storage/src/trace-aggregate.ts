@@ -58,8 +58,9 @@ export const TRACE_FIGURES_SQL = `
 export const TRACE_MASKED_RULES_SQL = `sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules`;
 
 /**
- * The columns of a trace row that trace_rollups keeps (migration 0011), in its order: the
- * figures above without the derived text times, plus the masking counts.
+ * The figures of a trace row that trace_rollups keeps (migration 0011), in its order: the
+ * figures above without the derived text times, plus the masking counts. The table also
+ * keeps the root's texts (TRACE_TEXT_COLUMNS).
  */
 export const TRACE_ROLLUP_COLUMNS = [
   'trace_id', 'trace_start', 'trace_end', 'trace_duration_ms', 'trace_name', 'span_count', 'error_count', 'trace_status',
@@ -67,6 +68,9 @@ export const TRACE_ROLLUP_COLUMNS = [
   'trace_cost', 'trace_session_id', 'trace_user_id', 'trace_environment', 'trace_service_name', 'trace_platform',
   'trace_models', 'flagged_span_count', 'masked_span_count', 'trace_masked_rules',
 ] as const;
+
+/** The root's input and output, as TRACE_TEXT_SQL names them. */
+export const TRACE_TEXT_COLUMNS = ['trace_input', 'trace_output'] as const;
 
 /** Aggregates spans into rows of TRACE_ROLLUP_COLUMNS (and a few derived ones). */
 export const TRACE_ROLLUP_SQL = `${TRACE_FIGURES_SQL},

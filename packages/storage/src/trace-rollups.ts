@@ -1,7 +1,7 @@
 import type { Storage } from './client.ts';
 import { nextRowVersion } from './row-versions.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL } from './trace-aggregate.ts';
+import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './trace-aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS } from './trace-filter.ts';
 
 /**
@@ -89,13 +89,13 @@ export async function findDueRollupDays(storage: Storage, opts: { nowMs: number;
 export async function rollUpDay(storage: Storage, due: DueRollupDay): Promise<void> {
   const version = nextRowVersion();
   const dayStartMs = Date.parse(`${due.day}T00:00:00Z`);
-  const columns = TRACE_ROLLUP_COLUMNS.join(', ');
+  const columns = [...TRACE_ROLLUP_COLUMNS, ...TRACE_TEXT_COLUMNS].join(', ');
   await storage.client.command({
     query: `
       INSERT INTO trace_rollups (project_id, day, version, ${columns})
       SELECT {projectId:String}, toDate(trace_start), {version:UInt64}, ${columns}
       FROM (
-        SELECT ${TRACE_ROLLUP_SQL}
+        SELECT ${TRACE_ROLLUP_SQL}, ${TRACE_TEXT_SQL}
         FROM spans FINAL
         WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
         GROUP BY trace_id

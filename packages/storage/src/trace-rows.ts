@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_SQL } from './trace-aggregate.ts';
+import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './trace-aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
 import { exactRollupDays } from './trace-rollups.ts';
 
@@ -10,20 +10,18 @@ const DAY_MS = 86_400_000;
  * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS (and, with
  * `texts`, the root's `trace_input` and `trace_output`): days whose rollups are exact come
  * from trace_rollups, the other days are aggregated from spans (see trace-rollups.ts).
- * Rollups keep no texts: those of rolled-up days are read from their spans, which costs
- * a third of aggregating them whole. The filter's trace_id conditions are applied on every
- * side; its trace conditions (`sql.traceConditions`) are left to the caller, over these
- * columns. The parameters it adds go into `sql.params`.
+ * The filter's trace_id conditions are applied on both sides; its trace conditions
+ * (`sql.traceConditions`) are left to the caller, over these columns. The parameters it
+ * adds go into `sql.params`.
  */
 export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: { texts?: boolean } = {}): Promise<string> {
-  const columns = [...TRACE_ROLLUP_COLUMNS, ...(opts.texts ? ['trace_input', 'trace_output'] : [])].join(', ');
-  const spansWhere = (window: string) => [`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ');
+  const columns = [...TRACE_ROLLUP_COLUMNS, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])].join(', ');
   const live = (window: string) => `
     SELECT ${columns}
     FROM (
       SELECT ${TRACE_ROLLUP_SQL}${opts.texts ? `, ${TRACE_TEXT_SQL}` : ''}
       FROM spans FINAL
-      WHERE ${spansWhere(window)}
+      WHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id
     )`;
   // Today is still being written, so its rollups would rarely be exact: a window within it
@@ -34,23 +32,12 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
 
   sql.params.rolledUpDays = rolled.map((d) => d.day);
   sql.params.rolledUpVersions = rolled.map((d) => d.version);
-  const rolledDays = new Set(rolled.map((d) => Date.parse(`${d.day}T00:00:00Z`)));
   // A version names one computation of one day, so the days and versions match pairwise.
-  const rollups = `
-    SELECT ${TRACE_ROLLUP_COLUMNS.join(', ')}
+  const fromRollups = `
+    SELECT ${columns}
     FROM trace_rollups
     WHERE ${['project_id = {projectId:String}', 'day IN {rolledUpDays:Array(Date)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
-  const fromRollups = opts.texts
-    ? `
-    SELECT ${columns}
-    FROM (${rollups}) AS rolled
-    LEFT JOIN (
-      SELECT trace_id, ${TRACE_TEXT_SQL}
-      FROM spans FINAL
-      WHERE ${spansWhere(rangesSql(sql, 'rolled', dayRanges(filter, (day) => rolledDays.has(day))))}
-      GROUP BY trace_id
-    ) AS texts USING trace_id`
-    : rollups;
+  const rolledDays = new Set(rolled.map((d) => Date.parse(`${d.day}T00:00:00Z`)));
   const liveDays = dayRanges(filter, (day) => !rolledDays.has(day));
   if (liveDays.length === 0) return fromRollups;
   // A trace of a rolled-up day whose spans reach into a live range is that day's: left out here.

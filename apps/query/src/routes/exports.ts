@@ -44,8 +44,9 @@ export const EXPORT_CHUNK_SIZE = 1000;
 
 /**
  * What one slice of a trace export may hold. The engine formats a slice's rows in one
- * result, so this bounds a trace export's memory: the rows of 50,000 traces (about 25 MB)
- * plus 32 MiB of inputs and outputs, more only when one minute alone holds more.
+ * result, and one slice is read ahead, so this bounds a trace export's memory: twice the
+ * rows of 50,000 traces (about 25 MB) plus 32 MiB of inputs and outputs, more only when
+ * one minute alone holds more.
  */
 export const EXPORT_SLICE_BUDGET: SliceBudget = { maxTraces: 50_000, maxTextBytes: 32 * 2 ** 20 };
 
@@ -106,10 +107,21 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
  * order; each slice's size is bounded by the budget (see planExportSlices).
  */
 async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format: ExportFormat, budget: SliceBudget): AsyncGenerator<EncodedChunk> {
-  for (const slice of await exportSlices(storage, filter, budget)) {
-    const data = await exportTraceRows(storage, { ...filter, ...slice }, format, TRACE_EXPORT_COLUMNS);
-    const rows = countRecords(format, data);
-    if (rows > 0) yield { rows, data };
+  const slices = await exportSlices(storage, filter, budget);
+  const read = (slice: TraceFilter) => exportTraceRows(storage, slice, format, TRACE_EXPORT_COLUMNS);
+  // One slice read ahead: the engine formats the next slice while this one goes out, so
+  // memory holds two slices at most.
+  let next = slices[0] ? read(slices[0]) : undefined;
+  try {
+    for (let i = 0; next; i++) {
+      const data = await next;
+      next = slices[i + 1] ? read(slices[i + 1]!) : undefined;
+      const rows = countRecords(format, data);
+      if (rows > 0) yield { rows, data };
+    }
+  } finally {
+    // An export cut short leaves its read-ahead to finish unheard.
+    next?.catch(() => {});
   }
 }
 
