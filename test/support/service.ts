@@ -34,6 +34,7 @@ export async function startTestService(overrides: Record<string, string> = {}): 
     LOG_LEVEL: 'error',
     ...overrides,
   };
+  // TEST_LOG=1 prints the service's errors: the cause behind a 500 a test ran into.
   const service = await startAllInOne(env, process.env.TEST_LOG ? createLogger('error') : silentLogger);
   const key = service.createdKey?.secret;
   if (!key) throw new Error('expected a development key on a fresh data directory');

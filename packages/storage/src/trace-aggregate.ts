@@ -55,7 +55,7 @@ export const TRACE_FIGURES_SQL = `
     toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns`;
 
 /** Spans per masking rule that changed them (rule -> count), summed over traces by sumMap. */
-export const TRACE_MASKED_RULES_SQL = `sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules`;
+const TRACE_MASKED_RULES_SQL = `sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules`;
 
 /**
  * The figures of a trace row that trace_rollups keeps (migration 0011), in its order: the
