@@ -20,6 +20,8 @@ import { TRACE_SPAN_MARGIN_MS } from './trace-filter.ts';
  */
 
 const MARGIN_SECONDS = TRACE_SPAN_MARGIN_MS / 1000;
+/** Span rows one rollup query aggregates at most (a day with more is rolled up in parts). */
+export const ROLLUP_SPANS_PER_PART = 2_000_000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -86,29 +88,37 @@ export async function findDueRollupDays(storage: Storage, opts: { nowMs: number;
  * Rows of versions before the previous one are deleted: a reader that read the previous
  * record a moment ago still finds its rows.
  */
-export async function rollUpDay(storage: Storage, due: DueRollupDay): Promise<void> {
+export async function rollUpDay(storage: Storage, due: DueRollupDay, opts: { spansPerPart?: number } = {}): Promise<void> {
   const version = nextRowVersion();
   const dayStartMs = Date.parse(`${due.day}T00:00:00Z`);
   const columns = [...TRACE_ROLLUP_COLUMNS, ...TRACE_TEXT_COLUMNS].join(', ');
-  await storage.client.command({
-    query: `
-      INSERT INTO trace_rollups (project_id, day, version, ${columns})
-      SELECT {projectId:String}, toDate(trace_start), {version:UInt64}, ${columns}
-      FROM (
-        SELECT ${TRACE_ROLLUP_SQL}, ${TRACE_TEXT_SQL}
-        FROM spans FINAL
-        WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
-        GROUP BY trace_id
-      )
-      WHERE toDate(trace_start) = {day:Date}`,
-    query_params: {
-      projectId: due.projectId,
-      version,
-      day: due.day,
-      scanStart: msToDateTimeParam(dayStartMs - TRACE_SPAN_MARGIN_MS),
-      scanEnd: msToDateTimeParam(dayStartMs + DAY_MS + TRACE_SPAN_MARGIN_MS),
-    },
-  });
+  // The aggregation holds every trace's root texts until it ends: a busy day is done in
+  // parts by trace id hash (each reads the day again), all under one version.
+  const parts = Math.max(1, Math.ceil(due.writtenAround / (opts.spansPerPart ?? ROLLUP_SPANS_PER_PART)));
+  for (let part = 0; part < parts; part++) {
+    await storage.client.command({
+      query: `
+        INSERT INTO trace_rollups (project_id, day, version, ${columns})
+        SELECT {projectId:String}, toDate(trace_start), {version:UInt64}, ${columns}
+        FROM (
+          SELECT ${TRACE_ROLLUP_SQL}, ${TRACE_TEXT_SQL}
+          FROM spans FINAL
+          WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+            AND cityHash64(trace_id) % {parts:UInt32} = {part:UInt32}
+          GROUP BY trace_id
+        )
+        WHERE toDate(trace_start) = {day:Date}`,
+      query_params: {
+        projectId: due.projectId,
+        version,
+        day: due.day,
+        parts,
+        part,
+        scanStart: msToDateTimeParam(dayStartMs - TRACE_SPAN_MARGIN_MS),
+        scanEnd: msToDateTimeParam(dayStartMs + DAY_MS + TRACE_SPAN_MARGIN_MS),
+      },
+    });
+  }
   await storage.client.insert({
     table: 'trace_rollup_days',
     values: [{ project_id: due.projectId, day: due.day, version, written_around: due.writtenAround, computed_at: Date.now() }],
