@@ -2,6 +2,7 @@ import type { Storage } from './client.ts';
 import type { ExportFormat } from './exports.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+import type { RolledUpDay } from './trace-rollups.ts';
 import { traceRowsSql } from './trace-rows.ts';
 
 /**
@@ -84,6 +85,7 @@ export async function exportTraceRows(
   filter: TraceFilter,
   format: ExportFormat,
   columns: readonly TraceExportColumn[],
+  rollups?: readonly RolledUpDay[],
 ): Promise<Uint8Array> {
   const sql = traceFilterSql(filter);
   const select = columns
@@ -92,7 +94,7 @@ export async function exportTraceRows(
       return `${format === 'csv' ? csvCellSql(expr, kind) : jsonValueSql(expr, kind)} AS ${name}`;
     })
     .join(', ');
-  const traces = await traceRowsSql(storage, filter, sql, { texts: true });
+  const traces = await traceRowsSql(storage, filter, sql, { texts: true, ...(rollups ? { rollups } : {}) });
   const result = await storage.client.exec({
     query: `
       SELECT ${select}

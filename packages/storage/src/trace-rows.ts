@@ -2,7 +2,7 @@ import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './trace-aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
-import { exactRollupDays } from './trace-rollups.ts';
+import { exactRollupDays, type RolledUpDay } from './trace-rollups.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -14,7 +14,16 @@ const DAY_MS = 86_400_000;
  * (`sql.traceConditions`) are left to the caller, over these columns. The parameters it
  * adds go into `sql.params`.
  */
-export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: { texts?: boolean } = {}): Promise<string> {
+export interface TraceRowsOptions {
+  texts?: boolean;
+  /**
+   * The exact rolled-up days, already asked for a wider window (an export asks once for all
+   * its slices); only those within this window are used.
+   */
+  rollups?: readonly RolledUpDay[];
+}
+
+export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
   const columns = [...TRACE_ROLLUP_COLUMNS, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])].join(', ');
   const live = (window: string) => `
     SELECT ${columns}
@@ -27,7 +36,7 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
   // Today is still being written, so its rollups would rarely be exact: a window within it
   // (a page of the newest traces) reads spans without asking.
   const beforeToday = filter.startTimeMs < Math.floor(Date.now() / DAY_MS) * DAY_MS;
-  const rolled = filter.traceIds === undefined && beforeToday ? await exactRollupDays(storage, filter.projectId, filter) : [];
+  const rolled = filter.traceIds === undefined && beforeToday ? inWindow(filter, opts.rollups ?? (await exactRollupDays(storage, filter.projectId, filter))) : [];
   if (rolled.length === 0) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
 
   sql.params.rolledUpDays = rolled.map((d) => d.day);
@@ -44,6 +53,15 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
   return `${fromRollups}
     UNION ALL
     SELECT * FROM (${live(rangesSql(sql, 'live', liveDays))}) WHERE toDate(trace_start) NOT IN {rolledUpDays:Array(Date)}`;
+}
+
+/** The days of the list that the window's days include. */
+function inWindow(filter: TraceFilter, days: readonly RolledUpDay[]): RolledUpDay[] {
+  const first = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS;
+  return days.filter((d) => {
+    const day = Date.parse(`${d.day}T00:00:00Z`);
+    return day >= first && day < filter.endTimeMs;
+  });
 }
 
 /**

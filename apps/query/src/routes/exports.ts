@@ -4,6 +4,7 @@ import { ApiError, parseOrThrow, projectFor, queryParams, requestIdOf, type Auth
 import type { Logger } from '@aos/log';
 import {
   EXPORT_FORMATS,
+  exactRollupDays,
   exportTraceRows,
   finishExport,
   listExportSpans,
@@ -108,7 +109,9 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
  */
 async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format: ExportFormat, budget: SliceBudget): AsyncGenerator<EncodedChunk> {
   const slices = await exportSlices(storage, filter, budget);
-  const read = (slice: TraceFilter) => exportTraceRows(storage, slice, format, TRACE_EXPORT_COLUMNS);
+  // Which days are rolled up is asked once for the export, not once per slice.
+  const rollups = await exactRollupDays(storage, filter.projectId, filter);
+  const read = (slice: TraceFilter) => exportTraceRows(storage, slice, format, TRACE_EXPORT_COLUMNS, rollups);
   // One slice read ahead: the engine formats the next slice while this one goes out, so
   // memory holds two slices at most.
   let next = slices[0] ? read(slices[0]) : undefined;
