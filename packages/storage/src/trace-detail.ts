@@ -16,12 +16,13 @@ export async function getTraceWithSpans(
   traceId: string,
 ): Promise<{ trace: TraceRecord; spans: SpanSummary[] } | null> {
   // Tuples sort by their first elements: start time, then span id, as span lists are ordered.
+  // PREWHERE before FINAL holds for key columns (see trace-rows.ts).
   const result = await storage.client.query({
     query: `
       SELECT ${TRACE_COLUMNS_SQL},
         arraySort(groupArray(tuple(start_time, span_id, ${Object.values(SPAN_SUMMARY_COLUMNS).join(', ')}))) AS trace_span_rows
       FROM spans FINAL
-      WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+      PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
       GROUP BY trace_id`,
     query_params: { projectId, traceId },
     format: 'JSONEachRow',

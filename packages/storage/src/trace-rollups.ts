@@ -93,7 +93,8 @@ export async function rollUpDay(storage: Storage, due: DueRollupDay, opts: { spa
   const dayStartMs = Date.parse(`${due.day}T00:00:00Z`);
   const columns = [...TRACE_ROLLUP_COLUMNS, ...TRACE_TEXT_COLUMNS].join(', ');
   // The aggregation holds every trace's root texts until it ends: a busy day is done in
-  // parts by trace id hash (each reads the day again), all under one version.
+  // parts by trace id hash (each reads the day again), all under one version. PREWHERE
+  // before FINAL: see trace-rows.ts.
   const parts = Math.max(1, Math.ceil(due.writtenAround / (opts.spansPerPart ?? ROLLUP_SPANS_PER_PART)));
   for (let part = 0; part < parts; part++) {
     await storage.client.command({
@@ -103,7 +104,7 @@ export async function rollUpDay(storage: Storage, due: DueRollupDay, opts: { spa
         FROM (
           SELECT ${TRACE_ROLLUP_SQL}, ${TRACE_TEXT_SQL}
           FROM spans FINAL
-          WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+          PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
             AND cityHash64(trace_id) % {parts:UInt32} = {part:UInt32}
           GROUP BY trace_id
         )

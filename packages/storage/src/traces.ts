@@ -153,7 +153,7 @@ export async function listTracesInWindow(storage: Storage, filter: TraceFilter, 
 /** Characters of input and output the spans table keeps apart (migration 0010), for previews. */
 export const STORED_PREVIEW_CHARS = 1000;
 
-/** Root input and output of the given traces, scanning the same window as the list. */
+/** Root input and output of the given traces, scanning the same window as the list (PREWHERE: see trace-rows.ts). */
 async function traceTexts(storage: Storage, filterParams: Record<string, unknown>, traceIds: string[], previewChars?: number) {
   // A preview no longer than the stored one is cut from it, never from the whole text.
   const source = (column: string) => (previewChars !== undefined && previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column);
@@ -166,7 +166,7 @@ async function traceTexts(storage: Storage, filterParams: Record<string, unknown
     query: `
       SELECT trace_id, ${columns}
       FROM spans FINAL
-      WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+      PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
         AND trace_id IN {pageTraceIds:Array(String)}
       GROUP BY trace_id`,
     query_params: {
