@@ -47,7 +47,7 @@ function itemsSql(selection: ItemSelection, params: Record<string, unknown>, aft
   }
   const traces = `
     SELECT ${traceColumnsFor(sql.traceConditions)} FROM spans FINAL
-    WHERE ${sql.spanConditions.join(' AND ')} GROUP BY trace_id`;
+    PREWHERE ${sql.spanConditions.join(' AND ')} GROUP BY trace_id`;
   const matching = `SELECT trace_id, trace_session_id FROM (${traces}) WHERE ${sql.traceConditions.join(' AND ')}`;
   let inner: string;
   if (selection.target === 'trace') {

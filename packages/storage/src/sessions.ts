@@ -114,7 +114,7 @@ export async function listSessions(
       FROM (
         SELECT ${traceColumnsFor(sql.traceConditions)}, ${TRACE_USERS_SQL}
         FROM spans FINAL
-        WHERE ${sql.spanConditions.join(' AND ')}
+        PREWHERE ${sql.spanConditions.join(' AND ')}
         GROUP BY trace_id
       )
       WHERE ${[...sql.traceConditions, "trace_session_id != ''"].join(' AND ')}
@@ -144,7 +144,7 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
   const sessionTraces = `
         SELECT ${TRACE_COLUMNS_SQL}, ${TRACE_USERS_SQL}
         FROM spans FINAL
-        WHERE project_id = {projectId:String}
+        PREWHERE project_id = {projectId:String}
           AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND session_id = {sessionId:String})
         GROUP BY trace_id`;
   const [figures, traceRows, scores] = await Promise.all([

@@ -96,7 +96,7 @@ export function measureSource(
   const traceRows = `
     SELECT ${traceColumnsFor(sql.traceConditions)}${group?.traceColumn ? `, ${group.traceColumn}` : ''}
     FROM spans FINAL
-    WHERE ${sql.spanConditions.join(' AND ')}
+    PREWHERE ${sql.spanConditions.join(' AND ')}
     GROUP BY trace_id`;
   // A trace's score for the measure: the mean of its scores of that name.
   const scoreJoin = measure.needsScore

@@ -40,7 +40,11 @@ export interface TraceFilter {
 export const TRACE_SPAN_MARGIN_MS = 60 * 60 * 1000;
 
 export interface FilterSql {
-  /** Conditions on `spans` rows (no alias), joined with AND: the scan window, then traceIdConditions. */
+  /**
+   * Conditions on `spans` rows (no alias), joined with AND: the scan window, then
+   * traceIdConditions. They look only at project, start time and trace id, which every copy
+   * of a span shares, so they may go in PREWHERE, ahead of FINAL (see trace-rows.ts).
+   */
   spanConditions: string[];
   /** The conditions that only look at trace_id (`trace_id IN …`): they hold on any table with the column. */
   traceIdConditions: string[];
