@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exactRollupDays, rollUpDay } from '@aos/storage';
+import { exactRollupHours, rollUpHour } from '@aos/storage';
 import { readJson, type Page, type TraceRecord, type TraceSummary } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
-// Traces on two past days, rolled up as soon as their hours are quiet (TRACE_ROLLUP_QUIET_MS=0).
+// Traces in hours of two past days, rolled up as soon as their hours are quiet (TRACE_ROLLUP_QUIET_MS=0).
 let svc: TestService;
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
@@ -11,7 +11,8 @@ const DAY_A = today - 3 * DAY;
 const DAY_B = today - 2 * DAY;
 const WINDOW = { startTimeMs: DAY_A, endTimeMs: Date.now() };
 const QUERY = `startTime=${new Date(WINDOW.startTimeMs).toISOString()}&endTime=${new Date(WINDOW.endTimeMs).toISOString()}`;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const HOUR = 3_600_000;
+const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
 
 interface Crafted {
   id: string;
@@ -98,9 +99,10 @@ async function exported(format: string): Promise<string> {
   return res.text();
 }
 
-async function rolledUpVersions(): Promise<Map<string, number>> {
-  const days = await exactRollupDays(svc.service.storage, 'default', WINDOW);
-  return new Map(days.map((d) => [d.day, d.version]));
+/** Rolled-up hour start (ms) -> the version read now. */
+async function rolledUpVersions(): Promise<Map<number, number>> {
+  const hours = await exactRollupHours(svc.service.storage, 'default', WINDOW);
+  return new Map(hours.map((h) => [h.hourMs, h.version]));
 }
 
 async function spanRowsWritten(): Promise<number> {
@@ -117,7 +119,7 @@ afterAll(async () => {
 });
 
 describe('trace rollups', () => {
-  it('give summaries equal to the spans’, and a write since a day was rolled up counts at once', async () => {
+  it('give summaries equal to the spans’, and a write since an hour was rolled up counts at once', async () => {
     await send(TRACES.flatMap(spansOf));
     const live = await eventually(async () => {
       const s = await summary();
@@ -133,10 +135,10 @@ describe('trace rollups', () => {
     const LISTS = ['sortBy=duration&limit=2', 'sortBy=errors&sortOrder=asc&limit=10', 'sortBy=startTime&sortOrder=asc&limit=3&environment=prod'];
     const liveLists = await Promise.all(LISTS.map(list));
 
-    // Both days get rolled up; the summaries read from the rollups say the same.
+    // Every trace's hour gets rolled up; the summaries read from the rollups say the same.
     const first = await eventually(async () => {
       const versions = await rolledUpVersions();
-      return versions.has(isoDay(DAY_A)) && versions.has(isoDay(DAY_B)) ? versions : undefined;
+      return TRACES.every((t) => versions.has(hourOf(t.startMs))) ? versions : undefined;
     });
     expect(await summary()).toEqual(live);
     expect(await summary('&environment=prod')).toEqual(liveProd);
@@ -156,21 +158,22 @@ describe('trace rollups', () => {
     expect(liveProd.traceCount).toBe(3);
     expect(liveSession.traceCount).toBe(2);
 
-    // The summary does read them: a row added to day A's current rollups shows up.
+    // The summary does read them: a row added to the first trace's hour shows up.
+    const firstHour = hourOf(TRACES[0]!.startMs);
     await svc.service.storage.client.insert({
       table: 'trace_rollups',
       values: [
         {
-          project_id: 'default', day: isoDay(DAY_A), version: first.get(isoDay(DAY_A)), trace_id: 'ff'.repeat(16),
-          trace_start: ((DAY_A + 16 * 3_600_000) / 1000).toFixed(3), trace_end: ((DAY_A + 16 * 3_600_000 + 5) / 1000).toFixed(3), span_count: 7, trace_status: 'ok',
+          project_id: 'default', hour: firstHour / 1000, version: first.get(firstHour), trace_id: 'ff'.repeat(16),
+          trace_start: ((firstHour + 1800_000) / 1000).toFixed(3), trace_end: ((firstHour + 1800_005) / 1000).toFixed(3), span_count: 7, trace_status: 'ok',
         },
       ],
       format: 'JSONEachRow',
     });
     expect(await summary()).toMatchObject({ traceCount: 6, spanCount: 17 });
 
-    // A late span for day A: the day is read from spans again at once (the added row is
-    // gone), with the span counted, and the trace now failed.
+    // A late span for the first trace: its hour is read from spans again at once (the
+    // added row is gone), with the span counted, and the trace now failed.
     await send([LATE_SPAN]);
     const late = await eventually(async () => {
       const s = await summary();
@@ -178,68 +181,69 @@ describe('trace rollups', () => {
     });
     expect(late).toMatchObject({ traceCount: 5, errorCount: 2 });
 
-    // The same span again (an exporter retry): counted once, before and after the day is rolled up again.
+    // The same span again (an exporter retry): counted once, before and after the hour is rolled up again.
     const written = await spanRowsWritten();
     await send([LATE_SPAN]);
     await eventually(async () => ((await spanRowsWritten()) > written ? true : undefined));
     expect(await summary()).toEqual(late);
     await eventually(async () => {
       const versions = await rolledUpVersions();
-      const version = versions.get(isoDay(DAY_A));
-      return version !== undefined && version !== first.get(isoDay(DAY_A)) ? true : undefined;
+      const version = versions.get(firstHour);
+      return version !== undefined && version !== first.get(firstHour) ? true : undefined;
     });
     expect(await summary()).toEqual(late);
   });
 
-  it('recomputes a day after writes to its hours or to the hour either side, not others', async () => {
-    const rolled = async () => {
+  it('recomputes an hour after writes to it or to the hour either side, not others', async () => {
+    const hourA1 = hourOf(TRACES[0]!.startMs); // 12:00 of day A
+    const hourB1 = hourOf(TRACES[3]!.startMs); // 12:00 of day B
+    const allRolled = async () => {
       const versions = await rolledUpVersions();
-      return versions.has(isoDay(DAY_A)) && versions.has(isoDay(DAY_B)) ? versions : undefined;
+      return TRACES.every((t) => versions.has(hourOf(t.startMs))) ? versions : undefined;
     };
-    const before = await eventually(rolled);
+    const before = await eventually(allRolled);
     const newTrace = (id: string, startMs: number) => spansOf({ id, startMs, env: 'prod' });
-    // Day B, three hours in: day A's hours are untouched.
-    await send(newTrace('c1'.repeat(16), DAY_B + 3 * 3_600_000));
-    const afterB = await eventually(async () => {
-      const versions = await rolled();
-      return versions && versions.get(isoDay(DAY_B)) !== before.get(isoDay(DAY_B)) ? versions : undefined;
-    });
-    // Passes run every 200 ms: after a few more, day A has still not been recomputed.
+    // A trace at 14:30 of day B: hours 13 to 15 are due, day A's and 12:00 of day B are not.
+    await send(newTrace('c1'.repeat(16), hourB1 + 2.5 * HOUR));
+    await eventually(async () => ((await allRolled())?.has(hourB1 + 2 * HOUR) ? true : undefined));
+    // Passes run every 200 ms: after a few more, those hours have still not been recomputed.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await rolledUpVersions()).get(isoDay(DAY_A))).toBe(before.get(isoDay(DAY_A)));
-    expect(afterB.get(isoDay(DAY_A))).toBe(before.get(isoDay(DAY_A)));
-    // Day B, half an hour in: within the hour after day A, where day A's traces may have spans.
-    await send(newTrace('c2'.repeat(16), DAY_B + 30 * 60_000));
+    const afterB = (await allRolled())!;
+    expect([afterB.get(hourA1), afterB.get(hourB1)]).toEqual([before.get(hourA1), before.get(hourB1)]);
+    // A trace at 13:30 of day A: the hour after the first trace's, where its spans may lie.
+    await send(newTrace('c2'.repeat(16), hourA1 + 1.5 * HOUR));
     await eventually(async () => {
-      const versions = await rolled();
-      return versions && versions.get(isoDay(DAY_A)) !== before.get(isoDay(DAY_A)) && versions.get(isoDay(DAY_B)) !== afterB.get(isoDay(DAY_B)) ? true : undefined;
+      const versions = await allRolled();
+      return versions && versions.get(hourA1) !== before.get(hourA1) ? true : undefined;
     });
+    expect((await allRolled())?.get(hourB1)).toBe(before.get(hourB1));
     expect((await summary()).traceCount).toBe(TRACES.length + 2);
   });
 
-  it('gives the same rows when a busy day is rolled up in parts by trace id', async () => {
+  it('gives the same rows when a busy hour is rolled up in parts by trace id', async () => {
     const before = await summary();
+    const hourA1 = hourOf(TRACES[0]!.startMs);
     const result = await svc.service.storage.client.query({
-      query: `SELECT toString(written_around) AS written, toString(version) AS version FROM trace_rollup_days FINAL WHERE project_id = 'default' AND day = {day:Date}`,
-      query_params: { day: isoDay(DAY_A) },
+      query: `SELECT toString(written_around) AS written, toString(version) AS version FROM trace_rollup_hours FINAL
+              WHERE project_id = 'default' AND hour = toDateTime({hour:UInt32}, 'UTC')`,
+      query_params: { hour: hourA1 / 1000 },
       format: 'JSONEachRow',
     });
     const [recorded] = await result.json<{ written: string; version: string }>();
-    // Two spans per part: every trace of the day lands in some part, none in two.
-    await rollUpDay(
+    // One span per part: every trace of the hour lands in some part, none in two.
+    await rollUpHour(
       svc.service.storage,
-      { projectId: 'default', day: isoDay(DAY_A), writtenAround: Number(recorded!.written), currentVersion: Number(recorded!.version) },
-      { spansPerPart: 2 },
+      { projectId: 'default', hourMs: hourA1, writtenAround: Number(recorded!.written), currentVersion: Number(recorded!.version) },
+      { spansPerPart: 1 },
     );
-    const versions = await rolledUpVersions();
-    expect(versions.get(isoDay(DAY_A))).toBeGreaterThan(Number(recorded!.version));
+    expect((await rolledUpVersions()).get(hourA1)).toBeGreaterThan(Number(recorded!.version));
     expect(await summary()).toEqual(before);
   });
 
-  it('keeps at most the current and the previous computation of a day', async () => {
+  it('keeps at most the current and the previous computation of an hour', async () => {
     const result = await svc.service.storage.client.query({
-      query: `SELECT uniqExact(version) AS versions FROM trace_rollups WHERE project_id = 'default' AND day = {day:Date}`,
-      query_params: { day: isoDay(DAY_A) },
+      query: `SELECT uniqExact(version) AS versions FROM trace_rollups WHERE project_id = 'default' AND hour = toDateTime({hour:UInt32}, 'UTC')`,
+      query_params: { hour: hourOf(TRACES[0]!.startMs) / 1000 },
       format: 'JSONEachRow',
     });
     const [row] = await result.json<{ versions: string }>();

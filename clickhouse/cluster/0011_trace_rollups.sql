@@ -1,10 +1,10 @@
--- Trace rollups: the figures of each trace of a past day, computed once the day has gone
+-- Trace rollups: the figures of each trace of a past hour, computed once the hour has gone
 -- quiet, so summaries over days of spans read one row per trace instead of aggregating
 -- every span. They are used only while exact; see packages/storage/src/trace-rollups.ts.
 
 -- Span rows written per project and hour of start_time, counted by the engine as they are
--- inserted (replays and duplicates included): the count only grows, so a day whose hours
--- show the same total as when its rollups were computed has had no write since.
+-- inserted (replays and duplicates included): the count only grows, so an hour whose
+-- counts show the same total as when its rollups were computed has had no write since.
 CREATE TABLE IF NOT EXISTS span_hour_writes_local ON CLUSTER {cluster}
 (
     project_id   String,
@@ -24,15 +24,15 @@ GROUP BY project_id, hour;
 CREATE TABLE IF NOT EXISTS span_hour_writes ON CLUSTER {cluster} AS span_hour_writes_local
 ENGINE = Distributed({cluster}, currentDatabase(), span_hour_writes_local, cityHash64(project_id));
 
--- One row per trace and computation: `version` names the computation, and readers take a
--- day's rows of the version its trace_rollup_days row names, so a recomputation becomes
+-- One row per trace and computation: `version` names the computation, and readers take an
+-- hour's rows of the version its trace_rollup_hours row names, so a recomputation becomes
 -- visible at once and whole. Column names are those of the query-time trace aggregate.
 -- Lists and summaries never read the text columns (columns are stored apart).
 CREATE TABLE IF NOT EXISTS trace_rollups_local ON CLUSTER {cluster}
 (
     project_id                String,
-    -- the UTC day the trace starts in
-    day                       Date,
+    -- the hour the trace starts in
+    hour                      DateTime('UTC'),
     version                   UInt64,
     trace_id                  String,
     trace_start               DateTime64(9, 'UTC'),
@@ -62,26 +62,26 @@ CREATE TABLE IF NOT EXISTS trace_rollups_local ON CLUSTER {cluster}
     trace_output              String CODEC(ZSTD(3))
 )
 ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/trace_rollups_local', '{replica}')
-PARTITION BY toYYYYMM(day)
-ORDER BY (project_id, day, version, trace_id);
+PARTITION BY toYYYYMM(hour)
+ORDER BY (project_id, hour, version, trace_id);
 
--- Sharded like spans, so a day's rollups are computed and stored on the shard of its spans.
+-- Sharded like spans.
 CREATE TABLE IF NOT EXISTS trace_rollups ON CLUSTER {cluster} AS trace_rollups_local
 ENGINE = Distributed({cluster}, currentDatabase(), trace_rollups_local, cityHash64(project_id, trace_id));
 
--- The current computation of each rolled-up day, and the span rows written to the hours
--- its traces can have spans in (the day, an hour before, an hour after) when it ran.
+-- The current computation of each rolled-up hour, and the span rows written to the hours
+-- its traces can have spans in (the hour, the one before, the one after) when it ran.
 -- Small and replicated to every node, like trace_flags.
-CREATE TABLE IF NOT EXISTS trace_rollup_days ON CLUSTER {cluster}
+CREATE TABLE IF NOT EXISTS trace_rollup_hours ON CLUSTER {cluster}
 (
     project_id     String,
-    day            Date,
+    hour           DateTime('UTC'),
     version        UInt64,
     written_around UInt64,
     computed_at    DateTime64(3, 'UTC')
 )
-ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/trace_rollup_days', '{replica}', version)
-ORDER BY (project_id, day);
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/trace_rollup_hours', '{replica}', version)
+ORDER BY (project_id, hour);
 
 -- Spans written before this migration: counted once now (a row counted twice only moves
 -- a counter, which is all a counter is read for).

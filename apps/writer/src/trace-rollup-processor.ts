@@ -1,21 +1,29 @@
-import { findDueRollupDays, rollUpDay, type Storage } from '@aos/storage';
+import { findDueRollupHours, rollUpHour, type Storage } from '@aos/storage';
 
-/** Days rolled up per pass: a day of a busy project takes a while; a backlog is worked off over the following ticks. */
-export const TRACE_ROLLUP_DAYS_PER_PASS = 4;
+/** Due hours looked at per pass; a backlog (after the migration, say) is worked off over the following ticks. */
+export const TRACE_ROLLUP_HOURS_PER_PASS = 200;
+/** A pass stops taking new hours after this long, so a tick of busy hours does not hold the queue for minutes. */
+export const TRACE_ROLLUP_PASS_BUDGET_MS = 20_000;
 
 export interface TraceRollupPassOptions {
   quietMs: number;
   now?: number;
-  maxDays?: number;
+  maxHours?: number;
 }
 
-/** Rolls up the days (of any project) whose hours have gone quiet since they were last written. */
-export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPassOptions): Promise<{ done: number; days: string[] }> {
-  const due = await findDueRollupDays(storage, {
-    nowMs: opts.now ?? Date.now(),
+/** Rolls up the hours (of any project) that have gone quiet since they were last written, newest first. */
+export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPassOptions): Promise<{ done: number }> {
+  const started = Date.now();
+  const due = await findDueRollupHours(storage, {
+    nowMs: opts.now ?? started,
     quietMs: opts.quietMs,
-    limit: opts.maxDays ?? TRACE_ROLLUP_DAYS_PER_PASS,
+    limit: opts.maxHours ?? TRACE_ROLLUP_HOURS_PER_PASS,
   });
-  for (const day of due) await rollUpDay(storage, day);
-  return { done: due.length, days: due.map((d) => `${d.projectId}/${d.day}`) };
+  let done = 0;
+  for (const hour of due) {
+    if (Date.now() - started > TRACE_ROLLUP_PASS_BUDGET_MS) break;
+    await rollUpHour(storage, hour);
+    done++;
+  }
+  return { done };
 }

@@ -62,7 +62,7 @@ export const SETTINGS = {
     /** A trace with no span ingested for this long is judged for trace flags (and again after late spans). */
     TRACE_QUIET_MS: intSetting(60_000, 0),
     TRACE_FLAGS_INTERVAL_MS: intSetting(15_000, 100),
-    /** A day's traces are rolled up once no span has been written to its hours for this long (and again after later writes). */
+    /** An hour's traces are rolled up once no span has been written to it or its neighbours for this long (and again after later writes). */
     TRACE_ROLLUP_QUIET_MS: intSetting(600_000, 0),
     TRACE_ROLLUP_INTERVAL_MS: intSetting(60_000, 100),
     /** Trace flag rules (packages/domain/src/trace-flags.ts). */

@@ -2,7 +2,7 @@ import type { Storage } from './client.ts';
 import type { ExportFormat } from './exports.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
-import type { RolledUpDay } from './trace-rollups.ts';
+import type { RolledUpHour } from './trace-rollups.ts';
 import { traceRowsSql } from './trace-rows.ts';
 
 /**
@@ -85,7 +85,7 @@ export async function exportTraceRows(
   filter: TraceFilter,
   format: ExportFormat,
   columns: readonly TraceExportColumn[],
-  rollups?: readonly RolledUpDay[],
+  rollups?: readonly RolledUpHour[],
 ): Promise<Uint8Array> {
   const sql = traceFilterSql(filter);
   const select = columns

@@ -2,14 +2,15 @@ import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './trace-aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
-import { exactRollupDays, type RolledUpDay } from './trace-rollups.ts';
+import { HOUR_MS, exactRollupHours, type RolledUpHour } from './trace-rollups.ts';
 
-const DAY_MS = 86_400_000;
+/** Windows starting this recently are read from spans without asking for rollups. */
+const RECENT_MS = 2 * 3_600_000;
 
 /**
  * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS (and, with
- * `texts`, the root's `trace_input` and `trace_output`): days whose rollups are exact come
- * from trace_rollups, the other days are aggregated from spans (see trace-rollups.ts).
+ * `texts`, the root's `trace_input` and `trace_output`): hours whose rollups are exact come
+ * from trace_rollups, the other hours are aggregated from spans (see trace-rollups.ts).
  * The filter's trace_id conditions are applied on both sides; its trace conditions
  * (`sql.traceConditions`) are left to the caller, over these columns. The parameters it
  * adds go into `sql.params`.
@@ -17,10 +18,10 @@ const DAY_MS = 86_400_000;
 export interface TraceRowsOptions {
   texts?: boolean;
   /**
-   * The exact rolled-up days, already asked for a wider window (an export asks once for all
-   * its slices); only those within this window are used.
+   * The exact rolled-up hours, already asked for a wider window (an export asks once for
+   * all its slices); only those within this window are used.
    */
-  rollups?: readonly RolledUpDay[];
+  rollups?: readonly RolledUpHour[];
 }
 
 export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
@@ -37,49 +38,47 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
       PREWHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id
     )`;
-  // Today is still being written, so its rollups would rarely be exact: a window within it
-  // (a page of the newest traces) reads spans without asking.
-  const beforeToday = filter.startTimeMs < Math.floor(Date.now() / DAY_MS) * DAY_MS;
-  const rolled = filter.traceIds === undefined && beforeToday ? inWindow(filter, opts.rollups ?? (await exactRollupDays(storage, filter.projectId, filter))) : [];
+  // The newest hours are still being written, so their rollups would rarely be exact: a
+  // window within them (a page of the newest traces) reads spans without asking.
+  const olderHours = filter.startTimeMs < Date.now() - RECENT_MS;
+  const rolled = filter.traceIds === undefined && olderHours ? inWindow(filter, opts.rollups ?? (await exactRollupHours(storage, filter.projectId, filter))) : [];
   if (rolled.length === 0) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
 
-  sql.params.rolledUpDays = rolled.map((d) => d.day);
-  sql.params.rolledUpVersions = rolled.map((d) => d.version);
-  // A version names one computation of one day, so the days and versions match pairwise.
+  // Hours go in as seconds since the epoch, a form any DateTime parameter reads.
+  sql.params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
+  sql.params.rolledUpVersions = rolled.map((h) => h.version);
+  // A version names one computation of one hour, so the hours and versions match pairwise.
   const fromRollups = `
     SELECT ${columns}
     FROM trace_rollups
-    WHERE ${['project_id = {projectId:String}', 'day IN {rolledUpDays:Array(Date)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
-  const rolledDays = new Set(rolled.map((d) => Date.parse(`${d.day}T00:00:00Z`)));
-  const liveDays = dayRanges(filter, (day) => !rolledDays.has(day));
-  if (liveDays.length === 0) return fromRollups;
-  // A trace of a rolled-up day whose spans reach into a live range is that day's: left out here.
+    WHERE ${['project_id = {projectId:String}', 'hour IN {rolledUpHours:Array(DateTime)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
+  const rolledHours = new Set(rolled.map((h) => h.hourMs));
+  const liveHours = hourRanges(filter, (hour) => !rolledHours.has(hour));
+  if (liveHours.length === 0) return fromRollups;
+  // A trace of a rolled-up hour whose spans reach into a live range is that hour's: left out here.
   return `${fromRollups}
     UNION ALL
-    SELECT * FROM (${live(rangesSql(sql, 'live', liveDays))}) WHERE toDate(trace_start) NOT IN {rolledUpDays:Array(Date)}`;
+    SELECT * FROM (${live(rangesSql(sql, 'live', liveHours))}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
 }
 
-/** The days of the list that the window's days include. */
-function inWindow(filter: TraceFilter, days: readonly RolledUpDay[]): RolledUpDay[] {
-  const first = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS;
-  return days.filter((d) => {
-    const day = Date.parse(`${d.day}T00:00:00Z`);
-    return day >= first && day < filter.endTimeMs;
-  });
+/** The hours of the list that the window's hours include. */
+function inWindow(filter: TraceFilter, hours: readonly RolledUpHour[]): RolledUpHour[] {
+  const first = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS;
+  return hours.filter((h) => h.hourMs >= first && h.hourMs < filter.endTimeMs);
 }
 
 /**
- * The span ranges of the window's days that `include` picks: each day with the margin
+ * The span ranges of the window's hours that `include` picks: each hour with the margin
  * either side, clipped to the window's own scan, adjoining ones merged.
  */
-function dayRanges(filter: TraceFilter, include: (dayStartMs: number) => boolean): Array<[number, number]> {
+function hourRanges(filter: TraceFilter, include: (hourStartMs: number) => boolean): Array<[number, number]> {
   const scanFrom = filter.startTimeMs - TRACE_SPAN_MARGIN_MS;
   const scanTo = filter.endTimeMs + TRACE_SPAN_MARGIN_MS;
   const ranges: Array<[number, number]> = [];
-  for (let day = Math.floor(filter.startTimeMs / DAY_MS) * DAY_MS; day < filter.endTimeMs; day += DAY_MS) {
-    if (!include(day)) continue;
-    const from = Math.max(scanFrom, day - TRACE_SPAN_MARGIN_MS);
-    const to = Math.min(scanTo, day + DAY_MS + TRACE_SPAN_MARGIN_MS);
+  for (let hour = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS; hour < filter.endTimeMs; hour += HOUR_MS) {
+    if (!include(hour)) continue;
+    const from = Math.max(scanFrom, hour - TRACE_SPAN_MARGIN_MS);
+    const to = Math.min(scanTo, hour + HOUR_MS + TRACE_SPAN_MARGIN_MS);
     const last = ranges[ranges.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else ranges.push([from, to]);

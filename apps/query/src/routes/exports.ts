@@ -4,7 +4,7 @@ import { ApiError, parseOrThrow, projectFor, queryParams, requestIdOf, type Auth
 import type { Logger } from '@aos/log';
 import {
   EXPORT_FORMATS,
-  exactRollupDays,
+  exactRollupHours,
   exportTraceRows,
   finishExport,
   listExportSpans,
@@ -109,8 +109,8 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
  */
 async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format: ExportFormat, budget: SliceBudget): AsyncGenerator<EncodedChunk> {
   const slices = await exportSlices(storage, filter, budget);
-  // Which days are rolled up is asked once for the export, not once per slice.
-  const rollups = await exactRollupDays(storage, filter.projectId, filter);
+  // Which hours are rolled up is asked once for the export, not once per slice.
+  const rollups = await exactRollupHours(storage, filter.projectId, filter);
   const read = (slice: TraceFilter) => exportTraceRows(storage, slice, format, TRACE_EXPORT_COLUMNS, rollups);
   // One slice read ahead: the engine formats the next slice while this one goes out, so
   // memory holds two slices at most.
