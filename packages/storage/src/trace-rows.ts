@@ -4,8 +4,8 @@ import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
 import { HOUR_MS, exactRollupHours, type RolledUpHour } from './trace-rollups.ts';
 
-/** Windows starting this recently are read from spans without asking for rollups. */
-const RECENT_MS = 2 * 3_600_000;
+/** Windows this short, or starting this recently, are read from spans without asking for rollups. */
+const SHORT_MS = 2 * 3_600_000;
 
 /**
  * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS (and, with
@@ -38,10 +38,13 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
       PREWHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id
     )`;
-  // The newest hours are still being written, so their rollups would rarely be exact: a
-  // window within them (a page of the newest traces) reads spans without asking.
-  const olderHours = filter.startTimeMs < Date.now() - RECENT_MS;
-  const rolled = filter.traceIds === undefined && olderHours ? inWindow(filter, opts.rollups ?? (await exactRollupHours(storage, filter.projectId, filter))) : [];
+  // Asking costs a query. Not worth it for a few given traces, for a window of two hours or
+  // less (aggregating that from spans is cheap: a page of traces probes an hour first), nor
+  // for one within the last two hours, which are still being written and so rarely exact.
+  const worthAsking =
+    filter.traceIds === undefined && filter.endTimeMs - filter.startTimeMs > SHORT_MS && filter.startTimeMs < Date.now() - SHORT_MS;
+  const known = opts.rollups ?? (worthAsking ? await exactRollupHours(storage, filter.projectId, filter) : []);
+  const rolled = inWindow(filter, known);
   if (rolled.length === 0) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
 
   // Hours go in as seconds since the epoch, a form any DateTime parameter reads.
