@@ -145,7 +145,7 @@ describe('trace rollups', () => {
     expect(await summary('&sessionId=s-2')).toEqual(liveSession);
     expect(await summary(QUERY_FILTER)).toEqual(liveQuery);
     expect(liveQuery.traceCount).toBe(3);
-    // Conditions on the root's text, and exports, join the texts of rolled-up days from their spans.
+    // Conditions on the root's text, and exports, read the root texts the rollups keep.
     expect(await summary(`&query=${encodeURIComponent('input contains "question a2" or errors > 0')}`)).toEqual(liveTextQuery);
     expect(await Promise.all(['csv', 'jsonl'].map((format) => exported(format)))).toEqual(liveExports);
     expect(liveExports[1]!.trim().split('\n')).toHaveLength(5);

@@ -60,7 +60,7 @@ const flaggedTraces = (condition: string) =>
 /**
  * The flag counts: traces carrying any flag, then one column per trace flag (names from the
  * closed TRACE_FLAGS list). Set membership, not a join: joining every trace of the window
- * to its flags row cost about as much as the rest of a summary over rolled-up days.
+ * to its flags row cost about as much as the rest of a summary over rolled-up hours.
  */
 const FLAG_COUNT_COLUMNS = [
   `countIf(${flaggedTraces('notEmpty(flags)')}) AS summary_flagged_traces`,
