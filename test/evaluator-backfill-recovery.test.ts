@@ -6,6 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { agentTraces, traceHex } from './support/agent-traces.ts';
 import { devKey, startChildService, type ChildService } from './support/child-service.ts';
 import { judgeReply, startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.ts';
+import type { BackfillRecord, EvaluatorView, Page, TraceListItem } from './support/api-types.ts';
 import { eventually } from './support/service.ts';
 import { openStorage, storageSettingsForTest } from './support/storage.ts';
 
@@ -33,6 +34,20 @@ afterAll(async () => {
 
 const TRACES = Array.from({ length: 20 }, (_, i) => traceHex(0x5000 + i));
 /** The trace a judge request is about: its prompt carries the trace's question. */
+/** The data directory's development key, written by the first child service. */
+let key: string | undefined;
+
+/** A JSON call to a child service with the development key. */
+async function call<T = unknown>(url: string, pathname: string, method = 'GET', body?: unknown): Promise<{ status: number; body: T }> {
+  key ??= devKey(dataDir);
+  const res = await fetch(`${url}${pathname}`, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
 const traceOf = (prompt: string) => /question ([0-9a-f]{32})/.exec(prompt)?.[1] ?? '';
 
 describe('a writer killed in the middle of a backfill', () => {
@@ -42,21 +57,12 @@ describe('a writer killed in the middle of a backfill', () => {
     fake = await startFakeOpenAI(() => (answering-- > 0 ? { reply: judgeReply(0.9) } : { hang: true }));
     const first = await startChildService(env);
     children.push(first);
-    const key = devKey(dataDir);
-    const call = async (url: string, pathname: string, method = 'GET', body?: unknown) => {
-      const res = await fetch(`${url}${pathname}`, {
-        method,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: res.status, body: (await res.json()) as any };
-    };
     const now = Date.now();
     const spans = agentTraces(TRACES.map((traceId, i) => ({ traceId, startNs: (now - 3600_000 - i * 60_000) * 1e6, input: `question ${traceId}`, output: 'answer' })));
     expect((await call(first.url, '/api/v1/traces/otlp', 'POST', spans)).status).toBe(200);
-    await eventually(async () => ((await call(first.url, '/api/v1/traces?limit=100')).body.data.length === 20 ? true : undefined), 30_000);
+    await eventually(async () => ((await call<Page<TraceListItem>>(first.url, '/api/v1/traces?limit=100')).body.data.length === 20 ? true : undefined), 30_000);
     const evaluator = (
-      await call(first.url, '/api/v1/trace-evaluators', 'POST', {
+      await call<EvaluatorView>(first.url, '/api/v1/trace-evaluators', 'POST', {
         name: 'crash judge',
         template: 'helpfulness',
         concurrency: 2,
@@ -64,13 +70,13 @@ describe('a writer killed in the middle of a backfill', () => {
       })
     ).body;
     const window = { startTime: now - 24 * 3600_000, endTime: now };
-    const started = await call(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`, 'POST', window);
+    const started = await call<BackfillRecord>(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`, 'POST', window);
     expect(started.status).toBe(201);
     expect(started.body.total).toBe(20);
     // Six answered (chunk 0 and half of chunk 1), two more waiting for an answer that never comes.
     await eventually(async () => (fake!.requests.length === 8 ? true : undefined), 30_000, 'eight judge requests');
     await new Promise((r) => setTimeout(r, 1500));
-    const progress = (await call(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
+    const progress = (await call<Page<BackfillRecord>>(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
     expect(progress).toMatchObject({ status: 'running', processed: 6 });
     await first.kill();
     const killedAt = Date.now();
@@ -82,8 +88,8 @@ describe('a writer killed in the middle of a backfill', () => {
     const second = await startChildService(env);
     children.push(second);
     const done = await eventually(async () => {
-      const b = (await call(second.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
-      return b.status === 'completed' ? b : undefined;
+      const b = (await call<Page<BackfillRecord>>(second.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
+      return b?.status === 'completed' ? b : undefined;
     }, 60_000, 'the backfill to complete after the restart');
     expect(done).toMatchObject({ total: 20, processed: 20, failed: 0, scoresWritten: 20 });
     const after = fake.requests.filter((r) => r.receivedAt > killedAt).map((r) => traceOf(r.messages.at(-1)!.content));
@@ -110,24 +116,15 @@ describe('a writer killed in the middle of a backfill', () => {
     try {
       const first = await startChildService(env);
       children.push(first);
-      const key = devKey(dataDir);
-      const call = async (url: string, pathname: string, method = 'GET', body?: unknown) => {
-        const res = await fetch(`${url}${pathname}`, {
-          method,
-          headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: res.status, body: (await res.json()) as any };
-      };
       const now = Date.now();
       const spans = agentTraces(TRACES_STOP.map((traceId, i) => ({ traceId, startNs: (now - 7200_000 - i * 60_000) * 1e6, input: `question ${traceId}`, output: 'a' })));
       expect((await call(first.url, '/api/v1/traces/otlp', 'POST', spans)).status).toBe(200);
       const window = { startTime: now - 7200_000 - 3600_000, endTime: now - 7200_000 + 60_000 };
-      await eventually(async () => ((await call(first.url, `/api/v1/traces?limit=100&startTime=${window.startTime}&endTime=${window.endTime}`)).body.data.length === 12 ? true : undefined), 30_000);
+      await eventually(async () => ((await call<Page<TraceListItem>>(first.url, `/api/v1/traces?limit=100&startTime=${window.startTime}&endTime=${window.endTime}`)).body.data.length === 12 ? true : undefined), 30_000);
       const evaluator = (
-        await call(first.url, '/api/v1/trace-evaluators', 'POST', { name: 'stop judge', template: 'helpfulness', concurrency: 1, model: { baseUrl: stopFake.baseUrl } })
+        await call<EvaluatorView>(first.url, '/api/v1/trace-evaluators', 'POST', { name: 'stop judge', template: 'helpfulness', concurrency: 1, model: { baseUrl: stopFake.baseUrl } })
       ).body;
-      const started = await call(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`, 'POST', window);
+      const started = await call<BackfillRecord>(first.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`, 'POST', window);
       expect(started.body.total).toBe(12);
       await eventually(async () => (stopFake.requests.length >= 2 ? true : undefined), 30_000, 'two judgements');
       const stopping = Date.now();
@@ -140,8 +137,8 @@ describe('a writer killed in the middle of a backfill', () => {
       const second = await startChildService(env);
       children.push(second);
       const done = await eventually(async () => {
-        const b = (await call(second.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
-        return b.status === 'completed' ? b : undefined;
+        const b = (await call<Page<BackfillRecord>>(second.url, `/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data[0];
+        return b?.status === 'completed' ? b : undefined;
       }, 60_000, 'the backfill to complete after a graceful stop');
       expect(done).toMatchObject({ total: 12, processed: 12, failed: 0, scoresWritten: 12 });
       const asked = stopFake.requests.map((r) => traceOf(r.messages.at(-1)!.content));

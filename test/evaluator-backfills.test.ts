@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@aos/storage';
 import { agentTraces, traceHex } from './support/agent-traces.ts';
 import { judgeReply, startFakeOpenAI, type FakeAnswer, type FakeOpenAI } from './support/fake-openai.ts';
+import type { BackfillDryRun, BackfillRecord, ErrorBody, EvaluatorView, Page, ScoreRecord, TraceListItem } from './support/api-types.ts';
 import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -15,17 +16,19 @@ const now = Date.now();
 const TRACES = Array.from({ length: 30 }, (_, i) => ({ traceId: traceHex(0x1000 + i), startMs: now - 6 * 3600_000 - i * 2 * 3600_000, empty: i % 3 === 0 }));
 const windowAll = { startTime: new Date(now - 4 * DAY).toISOString(), endTime: new Date(now).toISOString() };
 
-const api = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) => jsonCall(svc, path, init);
+const api = <T = unknown>(path: string, init: { method?: string; body?: unknown; key?: string } = {}) => jsonCall<T>(svc, path, init);
 
 async function create(body: Record<string, unknown>, key?: string) {
-  const res = await api('/api/v1/trace-evaluators', { method: 'POST', body, ...(key ? { key } : {}) });
+  const res = await api<EvaluatorView>('/api/v1/trace-evaluators', { method: 'POST', body, ...(key ? { key } : {}) });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
 
-async function backfillOf(evaluatorId: string, id: string) {
-  const list = await api(`/api/v1/trace-evaluators/${evaluatorId}/backfills`);
-  return list.body.data.find((b: any) => b.id === id);
+async function backfillOf(evaluatorId: string, id: string): Promise<BackfillRecord> {
+  const list = await api<Page<BackfillRecord>>(`/api/v1/trace-evaluators/${evaluatorId}/backfills`);
+  const found = list.body.data.find((b) => b.id === id);
+  if (!found) throw new Error(`backfill ${id} is not listed`);
+  return found;
 }
 
 beforeAll(async () => {
@@ -38,8 +41,8 @@ beforeAll(async () => {
   // The other project has traces in the same window: never judged by this project's backfills.
   const other = agentTraces([0, 1, 2].map((i) => ({ traceId: traceHex(0x9000 + i), startNs: (now - 3600_000) * 1e6, input: 'q', output: '' })));
   expect((await svc.api('/api/v1/traces/otlp', { method: 'POST', key: otherKey, body: JSON.stringify(other), headers: { 'content-type': 'application/json' } })).status).toBe(200);
-  await eventually(async () => ((await api(`/api/v1/traces?limit=100&startTime=${windowAll.startTime}`)).body.data.length === 30 ? true : undefined));
-  await eventually(async () => ((await api('/api/v1/traces', { key: otherKey })).body.data.length === 3 ? true : undefined));
+  await eventually(async () => ((await api<Page<TraceListItem>>(`/api/v1/traces?limit=100&startTime=${windowAll.startTime}`)).body.data.length === 30 ? true : undefined));
+  await eventually(async () => ((await api<Page<TraceListItem>>('/api/v1/traces', { key: otherKey })).body.data.length === 3 ? true : undefined));
 });
 afterAll(async () => {
   await svc?.stop();
@@ -50,7 +53,7 @@ describe('backfills', () => {
   it('refuses a window longer than 31 days, and a reversed one', async () => {
     const evaluator = await create({ name: 'window', template: 'empty_output' });
     const post = (startTime: number, endTime: number) =>
-      api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { startTime, endTime, dryRun: true } });
+      api<ErrorBody>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { startTime, endTime, dryRun: true } });
     const long = await post(now - 31 * DAY - 1000, now);
     expect(long.status).toBe(400);
     expect(long.body.error.message).toMatch(/31 days/);
@@ -61,14 +64,14 @@ describe('backfills', () => {
 
   it('a dry run states the items, model calls and tokens, and starts nothing', async () => {
     const evaluator = await create({ name: 'dry', template: 'helpfulness', model: { baseUrl: fake.baseUrl, maxTokens: 100 } });
-    const res = await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { ...windowAll, dryRun: true } });
+    const res = await api<BackfillDryRun>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { ...windowAll, dryRun: true } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.dryRun).toBe(true);
     expect(res.body.estimate).toMatchObject({ items: 30, modelCalls: 30, maxOutputTokens: 3000 });
     expect(res.body.estimate.estimatedInputTokens).toBeGreaterThan(30 * 50);
-    expect((await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data).toEqual([]);
+    expect((await api<Page<BackfillRecord>>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`)).body.data).toEqual([]);
     // A narrower window, and the evaluator's filter, narrow the count.
-    const narrow = await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, {
+    const narrow = await api<BackfillDryRun>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, {
       method: 'POST',
       body: { startTime: now - 6 * 3600_000 - 9 * 3600_000, endTime: now, dryRun: true },
     });
@@ -77,7 +80,7 @@ describe('backfills', () => {
 
   it('judges every item of the window once and reports progress', async () => {
     const evaluator = await create({ name: 'empty check', template: 'empty_output' });
-    const started = await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: windowAll });
+    const started = await api<BackfillRecord>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: windowAll });
     expect(started.status, started.text).toBe(201);
     expect(started.body).toMatchObject({ total: 30, estimate: { items: 30, modelCalls: 0 }, evaluatorVersion: 1 });
     expect(['queued', 'running']).toContain(started.body.status);
@@ -86,21 +89,21 @@ describe('backfills', () => {
       return b.status === 'completed' ? b : undefined;
     }, 30_000, 'the backfill to complete');
     expect(done).toMatchObject({ total: 30, processed: 30, failed: 0, scoresWritten: 30 });
-    expect(Date.parse(done.startedAt)).toBeLessThanOrEqual(Date.parse(done.finishedAt));
+    expect(Date.parse(done.startedAt!)).toBeLessThanOrEqual(Date.parse(done.finishedAt!));
     for (const t of TRACES.slice(0, 6)) {
-      const scores = (await api(`/api/v1/trace-scores?traceId=${t.traceId}`)).body.data.filter((s: any) => s.evaluatorId === evaluator.id);
-      expect(scores.map((s: any) => s.value)).toEqual([t.empty]);
+      const scores = (await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${t.traceId}`)).body.data.filter((s) => s.evaluatorId === evaluator.id);
+      expect(scores.map((s) => s.value)).toEqual([t.empty]);
     }
     // Cancelling a finished backfill says so.
-    const cancel = await api(`/api/v1/trace-evaluators/backfills/${started.body.id}/cancel`, { method: 'POST' });
+    const cancel = await api<ErrorBody>(`/api/v1/trace-evaluators/backfills/${started.body.id}/cancel`, { method: 'POST' });
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.message).toMatch(/already completed/);
   });
 
   it('pages through span items by their keys, with the span filter and the trace filter', async () => {
     const spans = await create({ name: 'span empty', template: 'empty_output', target: 'span', spanFilter: { type: 'agent' } });
-    const estimate = async (evaluator: any) =>
-      (await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { ...windowAll, dryRun: true } })).body.estimate.items;
+    const estimate = async (evaluator: EvaluatorView) =>
+      (await api<BackfillDryRun>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: { ...windowAll, dryRun: true } })).body.estimate.items;
     expect(await estimate(spans)).toBe(30);
     expect(await estimate(await create({ name: 'llm spans', template: 'empty_output', target: 'span', spanFilter: { type: 'llm' } }))).toBe(0);
     expect(await estimate(await create({ name: 'error traces', template: 'empty_output', target: 'span', filter: { status: 'error' } }))).toBe(0);
@@ -109,13 +112,13 @@ describe('backfills', () => {
     const sampled = await estimate(await create({ name: 'half', template: 'empty_output', samplingRate: 0.5 }));
     expect(sampled).toBeGreaterThan(5);
     expect(sampled).toBeLessThan(30);
-    const started = await api(`/api/v1/trace-evaluators/${spans.id}/backfills`, { method: 'POST', body: windowAll });
+    const started = await api<BackfillRecord>(`/api/v1/trace-evaluators/${spans.id}/backfills`, { method: 'POST', body: windowAll });
     const done = await eventually(async () => {
       const b = await backfillOf(spans.id, started.body.id);
       return b.status === 'completed' ? b : undefined;
     }, 30_000, 'the span backfill');
     expect(done).toMatchObject({ total: 30, processed: 30, scoresWritten: 30 });
-    const scores = (await api(`/api/v1/trace-scores?traceId=${TRACES[3]!.traceId}`)).body.data.filter((s: any) => s.evaluatorId === spans.id);
+    const scores = (await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${TRACES[3]!.traceId}`)).body.data.filter((s) => s.evaluatorId === spans.id);
     expect(scores).toMatchObject([{ spanId: '0000000000000001', value: TRACES[3]!.empty }]);
   });
 
@@ -124,10 +127,10 @@ describe('backfills', () => {
     // Slow answers; every fourth is unusable.
     answer = () => (++calls % 4 === 0 ? { reply: 'no idea', delayMs: 150 } : { reply: judgeReply(0.7), delayMs: 150 });
     const evaluator = await create({ name: 'slow judge', template: 'relevance', concurrency: 1, model: { baseUrl: fake.baseUrl } });
-    const started = await api(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: windowAll });
+    const started = await api<BackfillRecord>(`/api/v1/trace-evaluators/${evaluator.id}/backfills`, { method: 'POST', body: windowAll });
     expect(started.status).toBe(201);
     await eventually(async () => ((await backfillOf(evaluator.id, started.body.id)).processed >= 8 ? true : undefined), 30_000, 'some progress');
-    const cancel = await api(`/api/v1/trace-evaluators/backfills/${started.body.id}/cancel`, { method: 'POST' });
+    const cancel = await api<BackfillRecord>(`/api/v1/trace-evaluators/backfills/${started.body.id}/cancel`, { method: 'POST' });
     expect(cancel.status, cancel.text).toBe(200);
     expect(cancel.body.cancelledAt).not.toBeNull();
     expect(cancel.body.status).toBe('cancelled');
@@ -153,7 +156,7 @@ describe('backfills', () => {
   it('stays inside the project', async () => {
     const mine = await create({ name: 'mine', template: 'empty_output' });
     const theirs = await create({ name: 'theirs', template: 'empty_output' }, otherKey);
-    const started = await api(`/api/v1/trace-evaluators/${theirs.id}/backfills`, { method: 'POST', key: otherKey, body: { ...windowAll } });
+    const started = await api<BackfillRecord>(`/api/v1/trace-evaluators/${theirs.id}/backfills`, { method: 'POST', key: otherKey, body: { ...windowAll } });
     expect(started.body.total).toBe(3);
     expect((await api(`/api/v1/trace-evaluators/${theirs.id}/backfills`)).status).toBe(404);
     expect((await api(`/api/v1/trace-evaluators/${mine.id}/backfills`, { key: otherKey })).status).toBe(404);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@aos/storage';
 import { agentTraces, traceHex } from './support/agent-traces.ts';
 import { judgeReply, startFakeOpenAI, type FakeAnswer, type FakeOpenAI } from './support/fake-openai.ts';
+import type { EvaluatorRun, EvaluatorStats, EvaluatorTemplate, EvaluatorView, ErrorBody, ModelEvaluatorView, ModelTemplate, Finding, Page, ScoreRecord, TraceListItem, VariableDefinition } from './support/api-types.ts';
 import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -20,10 +21,10 @@ const TOOLS = traceHex(0xc1);
 const DEV = traceHex(0xd1);
 const SECRET = 'sk-test-0123456789abcdef';
 
-const api = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) => jsonCall(svc, path, init);
+const api = <T = unknown>(path: string, init: { method?: string; body?: unknown; key?: string } = {}) => jsonCall<T>(svc, path, init);
 
 async function create(body: Record<string, unknown>) {
-  const res = await api('/api/v1/trace-evaluators', { method: 'POST', body });
+  const res = await api<EvaluatorView>('/api/v1/trace-evaluators', { method: 'POST', body });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
@@ -66,7 +67,7 @@ beforeAll(async () => {
   ]);
   const res = await svc.api('/api/v1/traces/otlp', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   expect(res.status).toBe(200);
-  await eventually(async () => ((await api('/api/v1/traces?limit=50')).body.data.length === 6 ? true : undefined));
+  await eventually(async () => ((await api<Page<TraceListItem>>('/api/v1/traces?limit=50')).body.data.length === 6 ? true : undefined));
 });
 afterAll(async () => {
   await svc?.stop();
@@ -75,25 +76,25 @@ afterAll(async () => {
 
 describe('catalogue', () => {
   it('lists templates with prompt or rule, variables and output type', async () => {
-    const { status, body } = await api('/api/v1/trace-evaluators/templates');
+    const { status, body } = await api<{ data: EvaluatorTemplate[] }>('/api/v1/trace-evaluators/templates');
     expect(status).toBe(200);
-    const ids = body.data.map((t: any) => t.id);
+    const ids = body.data.map((t) => t.id);
     for (const id of ['hallucination', 'relevance', 'helpfulness', 'toxicity', 'correctness', 'regex_match', 'contains', 'not_contains', 'json_valid', 'json_schema', 'latency_threshold', 'cost_threshold', 'empty_output', 'pii_present', 'tool_error_rate']) {
       expect(ids).toContain(id);
     }
-    const correctness = body.data.find((t: any) => t.id === 'correctness');
+    const correctness = body.data.find((t): t is ModelTemplate => t.id === 'correctness')!;
     expect(correctness.prompt).toContain('{{reference}}');
-    expect(correctness.variables.trace.reference).toBe('trace.metadata["expected_output"]');
+    expect(correctness.variables.trace?.reference).toBe('trace.metadata["expected_output"]');
     expect(correctness.output).toEqual({ type: 'numeric', min: 0, max: 1 });
   });
 
   it('lists variables with their types and targets', async () => {
-    const { body } = await api('/api/v1/trace-evaluators/variables');
-    const byPath = Object.fromEntries(body.data.map((v: any) => [v.path, v]));
+    const { body } = await api<{ data: VariableDefinition[] }>('/api/v1/trace-evaluators/variables');
+    const byPath = Object.fromEntries(body.data.map((v) => [v.path, v]));
     expect(byPath['trace.input']).toMatchObject({ type: 'string', targets: ['trace', 'span'] });
-    expect(byPath['session.transcript'].targets).toEqual(['session']);
-    expect(byPath['span.attributes'].keyed).toBe(true);
-    expect(byPath['trace.toolCalls'].type).toBe('json');
+    expect(byPath['session.transcript']?.targets).toEqual(['session']);
+    expect(byPath['span.attributes']?.keyed).toBe(true);
+    expect(byPath['trace.toolCalls']?.type).toBe('json');
   });
 });
 
@@ -116,7 +117,7 @@ describe('create, change and delete', () => {
       [{ name: 'x', template: 'tool_error_rate', target: 'span', spanFilter: { type: 'banana' } }, 'type'],
     ];
     for (const [body, field] of cases) {
-      const res = await api('/api/v1/trace-evaluators', { method: 'POST', body });
+      const res = await api<ErrorBody>('/api/v1/trace-evaluators', { method: 'POST', body });
       expect(res.status, `${JSON.stringify(body)} → ${res.text}`).toBe(400);
       expect(res.body.error.code).toBe('invalid_request');
       expect(JSON.stringify(res.body.error.details), res.text).toContain(field);
@@ -124,47 +125,47 @@ describe('create, change and delete', () => {
   });
 
   it('never returns the model key, only whether one is set', async () => {
-    const created = await create({ name: 'relevance judge', template: 'relevance', model: model() });
+    const created = (await create({ name: 'relevance judge', template: 'relevance', model: model() })) as ModelEvaluatorView;
     expect(created.model).toMatchObject({ baseUrl: fake.baseUrl, model: 'judge-mini', apiKeySet: true, apiKeyHint: '…cdef' });
     const list = await api('/api/v1/trace-evaluators');
-    const one = await api(`/api/v1/trace-evaluators/${created.id}`);
+    const one = await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`);
     for (const text of [JSON.stringify(created), list.text, one.text]) expect(text).not.toContain(SECRET);
     // A change leaves the key in place unless it is given (or removed with null).
-    const changed = await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { description: 'v2' } });
+    const changed = await api<ModelEvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { description: 'v2' } });
     expect(changed.body.model.apiKeySet).toBe(true);
-    const removed = await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { model: { apiKey: null } } });
+    const removed = await api<ModelEvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { model: { apiKey: null } } });
     expect(removed.body.model).toMatchObject({ apiKeySet: false, apiKeyHint: null, baseUrl: fake.baseUrl });
   });
 
   it('versions every change, validates it like a creation, and deletes', async () => {
     const created = await create({ name: 'no todo', template: 'not_contains', check: { value: 'TODO' }, filter: { environment: 'prod' } });
     expect(created).toMatchObject({ version: 1, kind: 'check', target: 'trace', scoreName: 'not_contains', check: { type: 'not_contains', value: 'TODO' }, filter: { environment: 'prod' } });
-    const v2 = await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { check: { value: 'FIXME' }, samplingRate: 0.5 } });
+    const v2 = await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { check: { value: 'FIXME' }, samplingRate: 0.5 } });
     expect(v2.status, v2.text).toBe(200);
     expect(v2.body).toMatchObject({ version: 2, samplingRate: 0.5, check: { type: 'not_contains', value: 'FIXME' }, createdAt: created.createdAt });
-    const bad = await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { filter: { query: 'nonsense here' } } });
+    const bad = await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: { filter: { query: 'nonsense here' } } });
     expect(bad.status).toBe(400);
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`)).body.version).toBe(2);
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: {} })).status).toBe(400);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`)).body.version).toBe(2);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', body: {} })).status).toBe(400);
     // Another project's key cannot see, change or delete it.
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`, { key: otherKey })).status).toBe(404);
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', key: otherKey, body: { description: 'x' } })).status).toBe(404);
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'DELETE', key: otherKey })).status).toBe(404);
-    expect((await api('/api/v1/trace-evaluators', { key: otherKey })).body.data).toEqual([]);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { key: otherKey })).status).toBe(404);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'PATCH', key: otherKey, body: { description: 'x' } })).status).toBe(404);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'DELETE', key: otherKey })).status).toBe(404);
+    expect((await api<Page<EvaluatorView>>('/api/v1/trace-evaluators', { key: otherKey })).body.data).toEqual([]);
     // A read key cannot write.
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'DELETE', key: readKey })).status).toBe(403);
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`, { method: 'DELETE' })).status).toBe(200);
-    expect((await api(`/api/v1/trace-evaluators/${created.id}`)).status).toBe(404);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'DELETE', key: readKey })).status).toBe(403);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await api<EvaluatorView>(`/api/v1/trace-evaluators/${created.id}`)).status).toBe(404);
   });
 
   it('paginates the list', async () => {
     for (let i = 0; i < 3; i++) await create({ name: `page ${i}`, template: 'json_valid' });
-    const first = await api('/api/v1/trace-evaluators?limit=2');
+    const first = await api<Page<EvaluatorView>>('/api/v1/trace-evaluators?limit=2');
     expect(first.body.data).toHaveLength(2);
-    const second = await api(`/api/v1/trace-evaluators?limit=2&cursor=${first.body.nextCursor}`);
+    const second = await api<Page<EvaluatorView>>(`/api/v1/trace-evaluators?limit=2&cursor=${first.body.nextCursor}`);
     expect(second.status).toBe(200);
-    expect(second.body.data[0].id > first.body.data[1].id).toBe(true);
-    expect((await api('/api/v1/trace-evaluators?cursor=garbage')).status).toBe(400);
+    expect(second.body.data[0]!.id > first.body.data[1]!.id).toBe(true);
+    expect((await api<Page<EvaluatorView>>('/api/v1/trace-evaluators?cursor=garbage')).status).toBe(400);
   });
 });
 
@@ -173,7 +174,7 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
     answer = () => ({ reply: '```json\n' + judgeReply(0.8, 'mostly relevant') + '\n```' });
     const evaluator = await create({ name: 'relevance', template: 'relevance', model: model() });
     const before = fake.requests.length;
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
     expect(run.status, run.text).toBe(200);
     expect(run.body.status).toBe('scored');
     expect(run.body.scores[0]).toMatchObject({ traceId: GOOD, name: 'relevance', value: 0.8, source: 'eval', comment: 'mostly relevant', evaluatorId: evaluator.id, evaluatorVersion: 1 });
@@ -184,20 +185,20 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
     expect(sent.messages.at(-1)!.content).toContain('Paris.');
     expect(sent.messages[0]!.content).toContain('"score"');
     // The score is an ordinary score of the trace.
-    const scores = await api(`/api/v1/trace-scores?traceId=${GOOD}`);
-    expect(scores.body.data.find((s: any) => s.evaluatorId === evaluator.id)).toMatchObject({ value: 0.8, source: 'eval' });
+    const scores = await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${GOOD}`);
+    expect(scores.body.data.find((s) => s.evaluatorId === evaluator.id)).toMatchObject({ value: 0.8, source: 'eval' });
     // Judging again replaces the evaluator's score of that trace.
     answer = () => ({ reply: judgeReply(0.6) });
-    await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
-    const again = await api(`/api/v1/trace-scores?traceId=${GOOD}`);
-    expect(again.body.data.filter((s: any) => s.evaluatorId === evaluator.id).map((s: any) => s.value)).toEqual([0.6]);
+    await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
+    const again = await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${GOOD}`);
+    expect(again.body.data.filter((s) => s.evaluatorId === evaluator.id).map((s) => s.value)).toEqual([0.6]);
   });
 
   it('fills a reference from metadata for correctness', async () => {
     answer = () => ({ reply: judgeReply(1) });
     const evaluator = await create({ name: 'correct', template: 'correctness', model: model() });
     const before = fake.requests.length;
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
     expect(run.body.status).toBe('scored');
     expect(fake.requests[before]!.messages.at(-1)!.content).toMatch(/Reference answer:\nParis\n/);
   });
@@ -206,21 +207,21 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
     const evaluator = await create({ name: 'toxicity', template: 'toxicity', model: model() });
     for (const reply of ['I think it is fine.', judgeReply('maybe'), JSON.stringify({ verdict: true })]) {
       answer = () => ({ reply });
-      const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: BAD } });
+      const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: BAD } });
       expect(run.status).toBe(200);
       expect(run.body.status, reply).toBe('failed');
       expect(run.body.reason).toMatch(/unusable reply/);
       expect(run.body.scores).toEqual([]);
     }
-    const scores = await api(`/api/v1/trace-scores?traceId=${BAD}`);
-    expect(scores.body.data.filter((s: any) => s.evaluatorId === evaluator.id)).toEqual([]);
+    const scores = await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${BAD}`);
+    expect(scores.body.data.filter((s) => s.evaluatorId === evaluator.id)).toEqual([]);
   });
 
   it('a slow answer times out and is retried, then fails', async () => {
     answer = () => ({ reply: judgeReply(1), delayMs: 1500 });
     const evaluator = await create({ name: 'slow', template: 'helpfulness', model: { ...model(), timeoutMs: 200, maxAttempts: 2 } });
     const before = fake.requests.length;
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
     expect(run.body.status).toBe('failed');
     expect(run.body.reason).toMatch(/did not answer within 200 ms \(after 2 attempts\)/);
     expect(fake.requests.length - before).toBe(2);
@@ -231,15 +232,15 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
     answer = () => (++calls === 1 ? { status: 429, retryAfter: '1' } : { reply: judgeReply(true, 'toxic words') });
     const evaluator = await create({ name: 'toxicity-429', template: 'toxicity', model: model() });
     const started = Date.now();
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: BAD } });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: BAD } });
     expect(run.body.status, run.text).toBe('scored');
-    expect(run.body.model.attempts).toBe(2);
+    expect(run.body.model?.attempts).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(run.body.scores[0]).toMatchObject({ value: true, dataType: 'boolean' });
     // A 4xx other than 429 is not retried.
     answer = () => ({ status: 401, body: '{"error":{"message":"bad key"}}' });
     const before = fake.requests.length;
-    const denied = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: BAD } });
+    const denied = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: BAD } });
     expect(denied.body.reason).toMatch(/401/);
     expect(fake.requests.length - before).toBe(1);
   });
@@ -248,7 +249,7 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
     answer = () => ({ reply: judgeReply('Positive', 'thanked the agent') });
     const evaluator = await create({ name: 'sentiment', template: 'user_sentiment', target: 'session', model: model() });
     const before = fake.requests.length;
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { sessionId: 'sess-1' } });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { sessionId: 'sess-1' } });
     expect(run.body.status, run.text).toBe('scored');
     expect(run.body.scores[0]).toMatchObject({ sessionId: 'sess-1', traceId: null, stringValue: 'positive', dataType: 'categorical' });
     const prompt = fake.requests[before]!.messages.at(-1)!.content;
@@ -260,14 +261,14 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
     expect(config.status).toBe(201);
     answer = () => ({ reply: judgeReply(0.9) });
     const evaluator = await create({ name: 'capped', template: 'helpfulness', scoreName: 'capped', model: model() });
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } });
     expect(run.body.status).toBe('failed');
     expect(run.body.reason).toMatch(/score config "capped".*above the maximum 0.5/);
   });
 
   it('checks the run request against the target and the project', async () => {
     const evaluator = await create({ name: 'target check', template: 'empty_output' });
-    const run = (body: unknown, key?: string) => api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body, ...(key ? { key } : {}) });
+    const run = (body: unknown, key?: string) => api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body, ...(key ? { key } : {}) });
     expect((await run({ traceId: GOOD, spanId: '0000000000000001' })).status).toBe(400);
     expect((await run({ sessionId: 'sess-1' })).status).toBe(400);
     expect((await run({})).status).toBe(400);
@@ -282,10 +283,10 @@ describe('model judges against an OpenAI-compatible endpoint', () => {
 describe('deterministic checks', () => {
   const runCheck = async (definition: Record<string, unknown>, item: Record<string, string>) => {
     const evaluator = await create({ name: `check ${JSON.stringify(definition).slice(0, 40)}`, ...definition });
-    const run = await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: item });
+    const run = await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: item });
     expect(run.status, run.text).toBe(200);
     expect(run.body.status, run.text).toBe('scored');
-    return run.body.scores[0];
+    return run.body.scores[0]!;
   };
 
   it('text checks read the output (or the field named)', async () => {
@@ -340,31 +341,31 @@ describe('automatic runs on completed traces', () => {
     const res = await svc.api('/api/v1/traces/otlp', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(200);
     const score = await eventually(async () => {
-      const scores = await api(`/api/v1/trace-scores?traceId=${fresh[0]}`);
-      return scores.body.data.find((s: any) => s.evaluatorId === prod.id);
+      const scores = await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${fresh[0]}`);
+      return scores.body.data.find((s) => s.evaluatorId === prod.id);
     }, 30_000, 'the automatic score');
     expect(score).toMatchObject({ value: true, source: 'eval', evaluatorVersion: 1 });
     // The dev trace is outside the filter; the sampled-out evaluator judged nothing.
     await new Promise((r) => setTimeout(r, 1000));
-    const dev = await api(`/api/v1/trace-scores?traceId=${fresh[1]}`);
-    expect(dev.body.data.filter((s: any) => s.evaluatorId === prod.id)).toEqual([]);
+    const dev = await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${fresh[1]}`);
+    expect(dev.body.data.filter((s) => s.evaluatorId === prod.id)).toEqual([]);
     for (const id of fresh) {
-      const scores = await api(`/api/v1/trace-scores?traceId=${id}`);
-      expect(scores.body.data.filter((s: any) => s.evaluatorId === never.id)).toEqual([]);
+      const scores = await api<Page<ScoreRecord>>(`/api/v1/trace-scores?traceId=${id}`);
+      expect(scores.body.data.filter((s) => s.evaluatorId === never.id)).toEqual([]);
     }
   });
 });
 
 describe('findings', () => {
   const findingsOf = async (evaluatorId: string) =>
-    (await api(`/api/v1/trace-findings?investigator=evaluator&investigatorId=${evaluatorId}`)).body.data as any[];
+    (await api<Page<Finding>>(`/api/v1/trace-findings?investigator=evaluator&investigatorId=${evaluatorId}`)).body.data;
 
   it('items failing a check gather in one finding per evaluator; passing items raise nothing', async () => {
     const evaluator = await create({ name: 'findings: pii', template: 'pii_present' });
-    const run = (traceId: string) => api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId } });
-    expect((await run(GOOD)).body.scores[0].value).toBe(false); // no PII: passes
+    const run = (traceId: string) => api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId } });
+    expect((await run(GOOD)).body.scores[0]?.value).toBe(false); // no PII: passes
     expect(await findingsOf(evaluator.id)).toEqual([]);
-    expect((await run(BAD)).body.scores[0].value).toBe(true); // PII found: fails
+    expect((await run(BAD)).body.scores[0]?.value).toBe(true); // PII found: fails
     expect((await run(BAD)).body.status).toBe('scored');
     const [finding, ...more] = await findingsOf(evaluator.id);
     expect(more).toEqual([]);
@@ -380,11 +381,11 @@ describe('findings', () => {
   it('items an evaluator cannot judge raise a finding of their own', async () => {
     const evaluator = await create({ name: 'findings: broken judge', template: 'toxicity', model: model() });
     answer = () => ({ reply: 'no idea' });
-    expect((await api(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } })).body.status).toBe('failed');
+    expect((await api<EvaluatorRun>(`/api/v1/trace-evaluators/${evaluator.id}/run`, { method: 'POST', body: { traceId: GOOD } })).body.status).toBe('failed');
     const findings = await findingsOf(evaluator.id);
     expect(findings).toHaveLength(1);
-    expect(findings[0].title).toMatch(/cannot judge/);
-    expect(findings[0].description).toMatch(/unusable reply/);
+    expect(findings[0]?.title).toMatch(/cannot judge/);
+    expect(findings[0]?.description).toMatch(/unusable reply/);
   });
 });
 
@@ -392,26 +393,30 @@ describe('stats', () => {
   it('label counts and mean score per evaluator and bucket', async () => {
     answer = () => ({ reply: judgeReply('negative') });
     const labels = await create({ name: 'stats labels', template: 'user_sentiment', target: 'trace', model: model() });
-    for (const traceId of [GOOD, BAD]) await api(`/api/v1/trace-evaluators/${labels.id}/run`, { method: 'POST', body: { traceId } });
+    for (const traceId of [GOOD, BAD]) await api<EvaluatorRun>(`/api/v1/trace-evaluators/${labels.id}/run`, { method: 'POST', body: { traceId } });
     answer = () => ({ reply: judgeReply('positive') });
-    await api(`/api/v1/trace-evaluators/${labels.id}/run`, { method: 'POST', body: { traceId: TOOLS } });
+    await api<EvaluatorRun>(`/api/v1/trace-evaluators/${labels.id}/run`, { method: 'POST', body: { traceId: TOOLS } });
     const numbers = await create({ name: 'stats numbers', template: 'tool_error_rate' });
-    for (const traceId of [TOOLS, GOOD]) await api(`/api/v1/trace-evaluators/${numbers.id}/run`, { method: 'POST', body: { traceId } });
+    for (const traceId of [TOOLS, GOOD]) await api<EvaluatorRun>(`/api/v1/trace-evaluators/${numbers.id}/run`, { method: 'POST', body: { traceId } });
 
     const start = new Date(Date.now() - 3600_000).toISOString();
     const end = new Date(Date.now() + 3600_000).toISOString();
-    const stats = await api(`/api/v1/trace-evaluators/stats?startTime=${start}&endTime=${end}&interval=1d`);
+    const stats = await api<EvaluatorStats>(`/api/v1/trace-evaluators/stats?startTime=${start}&endTime=${end}&interval=1d`);
     expect(stats.status, stats.text).toBe(200);
     expect(stats.body.intervalSeconds).toBe(86400);
-    const byId = Object.fromEntries(stats.body.data.map((s: any) => [s.evaluatorId, s]));
-    const sum = (id: string) => byId[id].buckets.reduce((acc: any, b: any) => ({ count: acc.count + b.count, labels: { ...acc.labels, ...b.labels }, means: b.mean === null ? acc.means : [...acc.means, b.mean] }), { count: 0, labels: {}, means: [] });
-    expect(byId[labels.id].name).toBe('stats labels');
+    const byId = Object.fromEntries(stats.body.data.map((s) => [s.evaluatorId, s]));
+    const sum = (id: string) =>
+      byId[id]!.buckets.reduce(
+        (acc, b) => ({ count: acc.count + b.count, labels: { ...acc.labels, ...b.labels }, means: b.mean === null ? acc.means : [...acc.means, b.mean] }),
+        { count: 0, labels: {} as Record<string, number>, means: [] as number[] },
+      );
+    expect(byId[labels.id]?.name).toBe('stats labels');
     expect(sum(labels.id)).toMatchObject({ count: 3, labels: { negative: 2, positive: 1 } });
     expect(sum(numbers.id).count).toBe(2);
     expect(sum(numbers.id).means[0]).toBeCloseTo(0.25);
-    const one = await api(`/api/v1/trace-evaluators/stats?evaluatorId=${numbers.id}`);
-    expect(one.body.data.map((s: any) => s.evaluatorId)).toEqual([numbers.id]);
-    expect((await api('/api/v1/trace-evaluators/stats', { key: otherKey })).body.data).toEqual([]);
+    const one = await api<EvaluatorStats>(`/api/v1/trace-evaluators/stats?evaluatorId=${numbers.id}`);
+    expect(one.body.data.map((s) => s.evaluatorId)).toEqual([numbers.id]);
+    expect((await api<EvaluatorStats>('/api/v1/trace-evaluators/stats', { key: otherKey })).body.data).toEqual([]);
     expect((await api('/api/v1/trace-evaluators/stats?interval=1x')).status).toBe(400);
   });
 });

@@ -4,6 +4,7 @@ import { apiErrorHandler, createKeyAuthenticator, requireKey, type AuthEnv } fro
 import { silentLogger } from '@aos/log';
 import { createApiKey } from '@aos/storage';
 import { exportSpansHandler, exportTracesHandler, listExportsHandler } from '../apps/query/src/routes/exports.ts';
+import { readJson, type ErrorBody, type ExportRecord, type Page, type TraceListItem } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -106,20 +107,20 @@ afterAll(async () => {
 });
 
 /** The traces API's answer, oldest first. */
-async function apiTraces(query: string): Promise<any[]> {
+async function apiTraces(query: string): Promise<TraceListItem[]> {
   const res = await svc.api(`/api/v1/traces?limit=500&sortOrder=asc&${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as any).data;
+  return (await readJson<Page<TraceListItem>>(res)).data;
 }
 
 function get(path: string, key: string = svc.key, on: Hono<AuthEnv> = app) {
   return on.request(`http://localhost${path}`, { headers: { 'x-api-key': key } });
 }
 
-async function listExports(key: string = svc.key): Promise<any[]> {
+async function listExports(key: string = svc.key): Promise<ExportRecord[]> {
   const res = await get('/api/v1/traces/exports?limit=500', key);
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as any).data;
+  return (await readJson<Page<ExportRecord>>(res)).data;
 }
 
 /** An RFC 4180 reader: quoted cells may hold commas, CR/LF and doubled quotes; records end with CRLF. */
@@ -157,7 +158,7 @@ const TRACE_COLUMNS = [
   'traceId', 'name', 'startTime', 'endTime', 'durationMs', 'status', 'spanCount', 'errorCount', 'inputTokens',
   'outputTokens', 'totalTokens', 'cost', 'sessionId', 'userId', 'environment', 'serviceName', 'platform', 'models',
   'input', 'output',
-];
+] as const satisfies readonly (keyof TraceListItem)[];
 const SPAN_COLUMNS = [
   'traceId', 'spanId', 'parentSpanId', 'name', 'type', 'kind', 'startTime', 'endTime', 'durationMs', 'status',
   'statusMessage', 'model', 'provider', 'inputTokens', 'outputTokens', 'totalTokens', 'cost', 'toolName', 'sessionId',
@@ -173,7 +174,7 @@ function expectedCell(value: unknown): string {
   return /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : text;
 }
 
-const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+const pick = <T extends object>(o: T, keys: readonly (keyof T)[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
 const jsonLines = (text: string) => {
   expect(text === '' || text.endsWith('\n')).toBe(true);
   return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -196,7 +197,7 @@ describe('GET /traces/export', () => {
   it('escapes formula cells and quotes commas, quotes and line breaks', async () => {
     const text = await (await get('/api/v1/traces/export')).text();
     const rows = parseCsv(text);
-    const col = (name: string) => TRACE_COLUMNS.indexOf(name);
+    const col = (name: (typeof TRACE_COLUMNS)[number]) => TRACE_COLUMNS.indexOf(name);
     const [, first, second, third] = rows;
     expect(first?.[col('input')]).toBe(`'${FORMULA}`);
     expect(first?.[col('output')]).toBe("'@SUM(A1:A9)");
@@ -253,7 +254,7 @@ describe('the mounted routes of the service', () => {
     expect((await spans.text()).split('\n')[0]).toMatch(/^traceId,spanId,/);
     const records = await svc.api('/api/v1/traces/exports?limit=2');
     expect(records.status).toBe(200);
-    expect(((await records.json()) as any).data[0]).toMatchObject({ kind: 'spans', format: 'csv', status: 'completed' });
+    expect((await readJson<Page<ExportRecord>>(records)).data[0]).toMatchObject({ kind: 'spans', format: 'csv', status: 'completed' });
   });
 });
 
@@ -305,8 +306,8 @@ describe('export records', () => {
       error: null,
       filter: { projectId: 'default', environment: 'prod' },
     });
-    expect(Date.parse(latest.startedAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(Date.parse(latest.finishedAt)).toBeGreaterThanOrEqual(Date.parse(latest.startedAt));
+    expect(Date.parse(latest!.startedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(latest!.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(latest!.startedAt));
 
     await (await get('/api/v1/traces/spans/export')).text();
     const [spans, previous] = await listExports();
@@ -321,8 +322,8 @@ describe('export records', () => {
     let cursor: string | null = null;
     do {
       const res = await get(`/api/v1/traces/exports?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-      const page = (await res.json()) as any;
-      paged.push(...page.data.map((e: any) => e.id));
+      const page = await readJson<Page<ExportRecord>>(res);
+      paged.push(...page.data.map((e) => e.id));
       cursor = page.nextCursor;
     } while (cursor);
     expect(paged).toEqual(all.map((e) => e.id));
@@ -374,7 +375,7 @@ describe('access and input', () => {
       for (const path of ['/api/v1/traces/export', '/api/v1/traces/spans/export']) {
         const res = await get(`${path}?${query}`);
         expect(res.status, `${path}?${query}`).toBe(400);
-        expect(JSON.stringify(((await res.json()) as any).error)).toContain(field);
+        expect(JSON.stringify((await readJson<ErrorBody>(res)).error)).toContain(field);
       }
     }
     expect((await get('/api/v1/traces/exports?limit=0')).status).toBe(400);

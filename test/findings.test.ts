@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, raiseFinding, type RaiseFindingInput } from '@aos/storage';
 import { seedTraces, type SeedTrace } from './support/seed-traces.ts';
+import type { ErrorBody, Finding, FindingDetail, Page } from './support/api-types.ts';
 import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
+
+/** POST /trace-findings/{id}/risk-assessment answers with the assessment stored on the finding. */
+type Assessment = NonNullable<Finding['riskAssessment']>;
 
 let svc: TestService;
 const DAY = 86_400_000;
@@ -53,15 +57,15 @@ describe('raiseFinding', () => {
     // Concurrent raises of a new key end as one finding.
     const burst = await Promise.all([1, 2, 3].map(() => raiseFinding(storage(), detection({ dedupeKey: 'burst', asset: { type: 'trace', id: 'def' } }))));
     expect(new Set(burst.map((b) => b.finding.id)).size).toBe(1);
-    const listed = await jsonCall(svc, `/api/v1/trace-findings?investigator=evaluator&limit=100`);
-    expect(listed.body.data.filter((f: any) => f.dedupeKey === 'burst').map((f: any) => f.occurrences)).toEqual([3]);
+    const listed = await jsonCall<Page<Finding>>(svc, `/api/v1/trace-findings?investigator=evaluator&limit=100`);
+    expect(listed.body.data.filter((f) => f.dedupeKey === 'burst').map((f) => f.occurrences)).toEqual([3]);
 
     expect((await jsonCall(svc, `/api/v1/trace-findings/${first.finding.id}`, { method: 'PATCH', body: { status: 'resolved' } })).status).toBe(200);
     const third = await raiseFinding(storage(), detection({ description: 'after resolve' }));
     expect(third.created).toBe(true);
     expect(third.finding.id).not.toBe(first.finding.id);
-    const same = await jsonCall(svc, `/api/v1/trace-findings?assetType=trace&assetId=abc`);
-    expect(same.body.data.map((f: any) => [f.id, f.status])).toEqual([
+    const same = await jsonCall<Page<Finding>>(svc, `/api/v1/trace-findings?assetType=trace&assetId=abc`);
+    expect(same.body.data.map((f) => [f.id, f.status])).toEqual([
       [third.finding.id, 'open'],
       [first.finding.id, 'resolved'],
     ]);
@@ -72,24 +76,24 @@ describe('finding API', () => {
   it('validates status moves and records who changed what', async () => {
     const { finding } = await raiseFinding(storage(), detection({ dedupeKey: 'moves', asset: { type: 'session', id: 's1' } }));
     const path = `/api/v1/trace-findings/${finding.id}`;
-    const patch = (body: unknown) => jsonCall(svc, path, { method: 'PATCH', body: body });
+    const patch = (body: unknown) => jsonCall<FindingDetail>(svc, path, { method: 'PATCH', body: body });
     expect((await patch({ status: 'investigating', assignee: 'dana@example.com' })).body).toMatchObject({ status: 'investigating', assignee: 'dana@example.com' });
     expect((await patch({ status: 'resolved' })).status).toBe(200);
-    const refused = await patch({ status: 'investigating' });
+    const refused = await jsonCall<ErrorBody>(svc, path, { method: 'PATCH', body: { status: 'investigating' } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/a resolved finding cannot become investigating; allowed: open/);
     expect((await patch({ status: 'open' })).body.status).toBe('open'); // reopened
     expect((await patch({ assignee: null })).body.assignee).toBeNull();
     for (const bad of [{}, { status: 'closed' }, { title: 'x' }, { assignee: '' }]) expect((await patch(bad)).status, JSON.stringify(bad)).toBe(400);
-    const detail = await jsonCall(svc, path);
-    expect(detail.body.history.map((h: any) => [h.field, h.from, h.to])).toEqual([
+    const detail = await jsonCall<FindingDetail>(svc, path);
+    expect(detail.body.history.map((h) => [h.field, h.from, h.to])).toEqual([
       ['status', 'open', 'investigating'],
       ['assignee', null, 'dana@example.com'],
       ['status', 'investigating', 'resolved'],
       ['status', 'resolved', 'open'],
       ['assignee', 'dana@example.com', null],
     ]);
-    expect(detail.body.history.every((h: any) => /^key_/.test(h.actor))).toBe(true);
+    expect(detail.body.history.every((h) => /^key_/.test(h.actor))).toBe(true);
     expect((await jsonCall(svc, '/api/v1/trace-findings/fnd_nope')).status).toBe(404);
   });
 
@@ -97,13 +101,13 @@ describe('finding API', () => {
     for (const [key, severity] of [['c1', 'low'], ['c2', 'critical'], ['c3', 'critical']] as const) {
       await raiseFinding(storage(), detection({ dedupeKey: key, severity, investigator: { kind: 'person', id: 'qa' }, asset: { type: 'project', id: 'default' } }));
     }
-    const critical = await jsonCall(svc, '/api/v1/trace-findings?investigator=person&severity=critical');
-    expect(critical.body.data.map((f: any) => f.dedupeKey).sort()).toEqual(['c2', 'c3']);
-    const both = await jsonCall(svc, '/api/v1/trace-findings?investigator=person&severity=critical&severity=low&status=open');
+    const critical = await jsonCall<Page<Finding>>(svc, '/api/v1/trace-findings?investigator=person&severity=critical');
+    expect(critical.body.data.map((f) => f.dedupeKey).sort()).toEqual(['c2', 'c3']);
+    const both = await jsonCall<Page<Finding>>(svc, '/api/v1/trace-findings?investigator=person&severity=critical&severity=low&status=open');
     expect(both.body.data).toHaveLength(3);
-    const p1 = await jsonCall(svc, '/api/v1/trace-findings?investigator=person&limit=2');
-    const p2 = await jsonCall(svc, `/api/v1/trace-findings?investigator=person&limit=2&cursor=${p1.body.nextCursor}`);
-    expect([...p1.body.data, ...p2.body.data].map((f: any) => f.dedupeKey)).toEqual(['c3', 'c2', 'c1']);
+    const p1 = await jsonCall<Page<Finding>>(svc, '/api/v1/trace-findings?investigator=person&limit=2');
+    const p2 = await jsonCall<Page<Finding>>(svc, `/api/v1/trace-findings?investigator=person&limit=2&cursor=${p1.body.nextCursor}`);
+    expect([...p1.body.data, ...p2.body.data].map((f) => f.dedupeKey)).toEqual(['c3', 'c2', 'c1']);
     expect(p2.body.nextCursor).toBeNull();
     const counts = await jsonCall(svc, '/api/v1/trace-findings/counts?investigator=person');
     expect(counts.body).toEqual({
@@ -122,8 +126,8 @@ describe('finding API', () => {
     expect((await jsonCall(svc, `/api/v1/trace-findings/${finding.id}`, { key: other })).status).toBe(404);
     expect((await jsonCall(svc, `/api/v1/trace-findings/${finding.id}`, { method: 'PATCH', body: { status: 'dismissed' }, key: other })).status).toBe(404);
     expect((await jsonCall(svc, `/api/v1/trace-findings/${finding.id}/risk-assessment`, { method: 'POST', key: other })).status).toBe(404);
-    expect((await jsonCall(svc, '/api/v1/trace-findings', { key: other })).body.data).toEqual([]);
-    expect((await jsonCall(svc, '/api/v1/trace-findings/counts', { key: other })).body.total).toBe(0);
+    expect((await jsonCall<Page<Finding>>(svc, '/api/v1/trace-findings', { key: other })).body.data).toEqual([]);
+    expect((await jsonCall<{ total: number }>(svc, '/api/v1/trace-findings/counts', { key: other })).body.total).toBe(0);
   });
 
   it('assesses risk by the documented formula (figures worked out by hand)', async () => {
@@ -137,7 +141,7 @@ describe('finding API', () => {
       seenAtMs: now,
     }));
     expect(finding.occurrences).toBe(12);
-    const res = await jsonCall(svc, `/api/v1/trace-findings/${finding.id}/risk-assessment`, { method: 'POST' });
+    const res = await jsonCall<Assessment>(svc, `/api/v1/trace-findings/${finding.id}/risk-assessment`, { method: 'POST' });
     expect(res.status, res.text).toBe(201);
     // 12 occurrences over 3 days = 4 per day → likelihood 3 (2 ≤ f < 10).
     // Reach: 4 traces exist (the fifth id matches nothing), users u1 u2 u3 = 3, sessions s1 s2 = 2: not wide.
@@ -155,9 +159,9 @@ describe('finding API', () => {
     expect(res.body.rationale).toHaveLength(3);
     expect(res.body.mitigations.length).toBeGreaterThanOrEqual(2);
     // Stored with the finding, and the same figures when assessed again.
-    const detail = await jsonCall(svc, `/api/v1/trace-findings/${finding.id}`);
+    const detail = await jsonCall<FindingDetail>(svc, `/api/v1/trace-findings/${finding.id}`);
     expect(detail.body.riskAssessment).toMatchObject({ score: 12, level: 'high', assessedBy: expect.stringMatching(/^key_/) });
-    const again = await jsonCall(svc, `/api/v1/trace-findings/${finding.id}/risk-assessment`, { method: 'POST' });
+    const again = await jsonCall<Assessment>(svc, `/api/v1/trace-findings/${finding.id}/risk-assessment`, { method: 'POST' });
     expect([again.body.likelihood, again.body.impact, again.body.score]).toEqual([3, 4, 12]);
   });
 
@@ -187,13 +191,13 @@ describe('finding API', () => {
     });
     expect(res.status).toBe(200);
     const found = await eventually(async () => {
-      const list = await jsonCall(svc, '/api/v1/trace-findings?investigator=trace_flag&investigatorId=loop');
+      const list = await jsonCall<Page<Finding>>(svc, '/api/v1/trace-findings?investigator=trace_flag&investigatorId=loop');
       const f = list.body.data[0];
       return f && f.occurrences === 2 ? f : undefined;
     }, 20_000, 'a loop finding for both traces');
     expect(found).toMatchObject({ severity: 'high', status: 'open', asset: { type: 'project', id: 'default' }, dedupeKey: 'trace_flag:loop' });
     expect([...found.evidence].sort()).toEqual([t(0x701), t(0x702)]);
-    const all = await jsonCall(svc, '/api/v1/trace-findings?investigator=trace_flag');
+    const all = await jsonCall<Page<Finding>>(svc, '/api/v1/trace-findings?investigator=trace_flag');
     expect(all.body.data).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import { silentLogger } from '@aos/log';
 import { createApiKey, evaluateMonitor, getMonitor, listFindings, type StoredMonitor } from '@aos/storage';
 import { WEBHOOK_HEADERS, startMonitorWorker, verifyWebhook } from '@aos/writer';
 import { seedTraces } from './support/seed-traces.ts';
+import type { AcknowledgedMonitor, ErrorBody, MonitorEvent, MonitorMetric, MonitorPreview, MonitorView, Page } from './support/api-types.ts';
 import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -53,15 +54,15 @@ const errorMonitor = {
 };
 
 async function createMonitor(body: Record<string, unknown>, key?: string): Promise<StoredMonitor> {
-  const res = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body, key });
+  const res = await jsonCall<MonitorView>(svc, '/api/v1/trace-monitors', { method: 'POST', body, key });
   expect(res.status, res.text).toBe(201);
   return (await getMonitor(svc.service.storage, res.body.projectId, res.body.id))!;
 }
 
 async function events(id: string) {
-  const res = await jsonCall(svc, `/api/v1/trace-monitors/${id}/events?limit=100`);
+  const res = await jsonCall<Page<MonitorEvent>>(svc, `/api/v1/trace-monitors/${id}/events?limit=100`);
   expect(res.status, res.text).toBe(200);
-  return res.body.data as any[];
+  return res.body.data;
 }
 
 const storage = () => svc.service.storage;
@@ -114,10 +115,10 @@ describe('monitor state machine over seeded data', () => {
       condition: { operator: 'above', threshold: 5 },
     });
     await evaluateMonitor(storage(), monitor, at(70));
-    const view = (await jsonCall(svc, `/api/v1/trace-monitors/${monitor.id}`)).body;
+    const view = (await jsonCall<MonitorView>(svc, `/api/v1/trace-monitors/${monitor.id}`)).body;
     expect(view.state).toBe('alert');
     // Traces without a user (the error traces of the window) are a group of their own.
-    expect(view.groups.map((g: any) => [g.group, g.state, g.value])).toEqual([
+    expect(view.groups.map((g) => [g.group, g.state, g.value])).toEqual([
       ['', 'ok', 0],
       ['alice', 'alert', 5.75],
       ['bob', 'ok', 1.5],
@@ -126,7 +127,7 @@ describe('monitor state machine over seeded data', () => {
     expect(found.findings.map((f) => [f.dedupeKey, f.title])).toEqual([[`monitor:${monitor.id}:alice`, 'spend per user: cost_total above 5 for user "alice"']]);
     // An hour later every trace left the window: alice back to ok (an event), the groups retired.
     await evaluateMonitor(storage(), monitor, at(130));
-    const later = (await jsonCall(svc, `/api/v1/trace-monitors/${monitor.id}`)).body;
+    const later = (await jsonCall<MonitorView>(svc, `/api/v1/trace-monitors/${monitor.id}`)).body;
     expect(later).toMatchObject({ state: 'ok', groups: [], lastEvaluatedAt: new Date(at(130)).toISOString() });
     // Only alice's moves are news: new groups starting out ok make no event.
     expect((await events(monitor.id)).map((e) => [e.group, e.fromState, e.toState, e.value])).toEqual([
@@ -135,7 +136,7 @@ describe('monitor state machine over seeded data', () => {
     ]);
     // Back in the window, a group starts afresh.
     await evaluateMonitor(storage(), monitor, at(70));
-    expect((await jsonCall(svc, `/api/v1/trace-monitors/${monitor.id}`)).body.groups.map((g: any) => [g.group, g.state])).toEqual([
+    expect((await jsonCall<MonitorView>(svc, `/api/v1/trace-monitors/${monitor.id}`)).body.groups.map((g) => [g.group, g.state])).toEqual([
       ['', 'ok'],
       ['alice', 'alert'],
       ['bob', 'ok'],
@@ -156,18 +157,18 @@ describe('monitor state machine over seeded data', () => {
     expect(list.filter((e) => e.kind === 'state_change')).toMatchObject([{ fromState: null, toState: 'alert', muted: true }]);
     expect((await listFindings(storage(), { projectId: 'default', investigatorId: monitor.id }, { limit: 10 })).findings).toEqual([]);
 
-    const ack = await jsonCall(svc, `${path}/acknowledge`, { method: 'POST' });
+    const ack = await jsonCall<AcknowledgedMonitor>(svc, `${path}/acknowledge`, { method: 'POST' });
     expect(ack.status, ack.text).toBe(200);
     expect(ack.body).toMatchObject({ state: 'alert', acknowledged: true, acknowledgedGroups: [''] });
-    expect((await jsonCall(svc, `${path}/acknowledge`, { method: 'POST' })).body.acknowledgedGroups).toEqual([]);
-    expect((await jsonCall(svc, `${path}/unmute`, { method: 'POST' })).body.muted).toBe(false);
+    expect((await jsonCall<AcknowledgedMonitor>(svc, `${path}/acknowledge`, { method: 'POST' })).body.acknowledgedGroups).toEqual([]);
+    expect((await jsonCall<MonitorView>(svc, `${path}/unmute`, { method: 'POST' })).body.muted).toBe(false);
 
     const current = (await getMonitor(storage(), 'default', monitor.id))!;
     await evaluateMonitor(storage(), current, at(30) + 1000); // still the same alert: still acknowledged
-    expect((await jsonCall(svc, path)).body.acknowledged).toBe(true);
+    expect((await jsonCall<MonitorView>(svc, path)).body.acknowledged).toBe(true);
     await evaluateMonitor(storage(), current, at(40)); // ok
     await evaluateMonitor(storage(), current, at(30) + 2000); // a new alert
-    expect((await jsonCall(svc, path)).body).toMatchObject({ state: 'alert', acknowledged: false });
+    expect((await jsonCall<MonitorView>(svc, path)).body).toMatchObject({ state: 'alert', acknowledged: false });
     // Unmuted now: this alert raised a finding.
     expect((await listFindings(storage(), { projectId: 'default', investigatorId: monitor.id }, { limit: 10 })).findings).toHaveLength(1);
 
@@ -184,32 +185,32 @@ describe('monitor state machine over seeded data', () => {
       ['ok', 'alert', false, new Date(at(30) + 2000).toISOString()],
       [null, 'alert', true, new Date(at(30)).toISOString()],
     ]);
-    expect(list.find((e) => e.kind === 'muted').detail).toBe(`until ${until}`);
+    expect(list.find((e) => e.kind === 'muted')?.detail).toBe(`until ${until}`);
     // Newest first across pages too.
-    const first = await jsonCall(svc, `${path}/events?limit=4`);
-    const second = await jsonCall(svc, `${path}/events?limit=4&cursor=${first.body.nextCursor}`);
-    expect([...first.body.data, ...second.body.data].map((e: any) => e.id)).toEqual(list.map((e) => e.id));
+    const first = await jsonCall<Page<MonitorEvent>>(svc, `${path}/events?limit=4`);
+    const second = await jsonCall<Page<MonitorEvent>>(svc, `${path}/events?limit=4&cursor=${first.body.nextCursor}`);
+    expect([...first.body.data, ...second.body.data].map((e) => e.id)).toEqual(list.map((e) => e.id));
     expect(second.body.nextCursor).toBeNull();
   });
 });
 
 describe('monitor API', () => {
   it('lists the measure catalogue with units and descriptions', async () => {
-    const res = await jsonCall(svc, '/api/v1/trace-monitors/metrics');
-    const byName = Object.fromEntries(res.body.data.map((m: any) => [m.name, m]));
+    const res = await jsonCall<{ data: MonitorMetric[] }>(svc, '/api/v1/trace-monitors/metrics');
+    const byName = Object.fromEntries(res.body.data.map((m) => [m.name, m]));
     expect(byName.error_rate).toMatchObject({ unit: 'ratio' });
     expect(byName.latency_p99).toMatchObject({ unit: 'ms' });
     expect(byName.cost_total).toMatchObject({ unit: 'usd' });
     expect(byName.score_mean).toMatchObject({ unit: 'score', needsScoreName: true });
     expect(byName.flag_rate).toMatchObject({ unit: 'ratio' });
-    expect(res.body.data.every((m: any) => m.description.length > 10)).toBe(true);
+    expect(res.body.data.every((m) => m.description.length > 10)).toBe(true);
   });
 
   it('validates bodies with precise errors', async () => {
     const bad = async (body: unknown, field: string) => {
-      const res = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: body });
+      const res = await jsonCall<ErrorBody>(svc, '/api/v1/trace-monitors', { method: 'POST', body: body });
       expect(res.status, res.text).toBe(400);
-      expect(res.body.error.details.map((d: any) => d.field), res.text).toContain(field);
+      expect(res.body.error.details.map((d) => d.field), res.text).toContain(field);
     };
     await bad({ ...errorMonitor, intervalSeconds: 0 }, 'intervalSeconds');
     await bad({ ...errorMonitor, windowSeconds: 40 * 86_400 }, 'windowSeconds');
@@ -229,19 +230,19 @@ describe('monitor API', () => {
   });
 
   it('changes, lists and deletes monitors within the project', async () => {
-    const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...errorMonitor, name: 'to change', filter: { environment: 'prod', flag: ['loop'] } } });
+    const created = await jsonCall<MonitorView>(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...errorMonitor, name: 'to change', filter: { environment: 'prod', flag: ['loop'] } } });
     expect(created.body.filter).toEqual({ environment: 'prod', flags: ['loop'] });
     const path = `/api/v1/trace-monitors/${created.body.id}`;
-    const changed = await jsonCall(svc, path, { method: 'PATCH', body: { name: 'changed', condition: { operator: 'below', threshold: 1 } } });
+    const changed = await jsonCall<MonitorView>(svc, path, { method: 'PATCH', body: { name: 'changed', condition: { operator: 'below', threshold: 1 } } });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ name: 'changed', measure: 'error_count', condition: { operator: 'below', threshold: 1, warningThreshold: null, noData: 'no_data' } });
     const other = (await createApiKey(storage(), { projectId: 'elsewhere', name: 'other', scopes: ['read', 'write'] })).secret;
     expect((await jsonCall(svc, path, { key: other })).status).toBe(404);
     expect((await jsonCall(svc, path, { method: 'PATCH', body: { name: 'x' }, key: other })).status).toBe(404);
-    expect((await jsonCall(svc, '/api/v1/trace-monitors', { key: other })).body.data).toEqual([]);
-    const page1 = await jsonCall(svc, '/api/v1/trace-monitors?limit=2');
-    const page2 = await jsonCall(svc, `/api/v1/trace-monitors?limit=100&cursor=${page1.body.nextCursor}`);
-    const ids = [...page1.body.data, ...page2.body.data].map((m: any) => m.id);
+    expect((await jsonCall<Page<MonitorView>>(svc, '/api/v1/trace-monitors', { key: other })).body.data).toEqual([]);
+    const page1 = await jsonCall<Page<MonitorView>>(svc, '/api/v1/trace-monitors?limit=2');
+    const page2 = await jsonCall<Page<MonitorView>>(svc, `/api/v1/trace-monitors?limit=100&cursor=${page1.body.nextCursor}`);
+    const ids = [...page1.body.data, ...page2.body.data].map((m) => m.id);
     expect(ids).toContain(created.body.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect((await jsonCall(svc, path, { method: 'DELETE' })).status).toBe(204);
@@ -259,10 +260,10 @@ describe('scheduled evaluation', () => {
   };
 
   it('preview gives the value and state of the first evaluation of the saved monitor', async () => {
-    const preview = await jsonCall(svc, '/api/v1/trace-monitors/preview', { method: 'POST', body: live });
+    const preview = await jsonCall<MonitorPreview>(svc, '/api/v1/trace-monitors/preview', { method: 'POST', body: live });
     expect(preview.status, preview.text).toBe(200);
     expect(preview.body).toMatchObject({ measure: 'latency_p50', unit: 'ms', value: 200, state: 'alert' });
-    const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: live });
+    const created = await jsonCall<MonitorView>(svc, '/api/v1/trace-monitors', { method: 'POST', body: live });
     const first = await eventually(async () => (await events(created.body.id)).at(-1), 20_000, 'first evaluation');
     expect([first.toState, first.value]).toEqual([preview.body.state, preview.body.value]);
     expect((await jsonCall(svc, `/api/v1/trace-monitors/${created.body.id}`, { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
@@ -283,7 +284,7 @@ describe('scheduled evaluation', () => {
     try {
       const secret = 'whsec_test_0123456789abcdef';
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-      const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'hooked', webhookUrl: url, webhookSecret: secret } });
+      const created = await jsonCall<MonitorView>(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'hooked', webhookUrl: url, webhookSecret: secret } });
       expect(created.status, created.text).toBe(201);
       expect(created.text).not.toContain(secret);
       expect(created.body.webhook).toEqual({ url, secretHint: '…cdef' });
@@ -301,7 +302,7 @@ describe('scheduled evaluation', () => {
       }
       const payload = JSON.parse(first!.body);
       expect(payload).toMatchObject({ type: 'monitor.state_changed', monitor: { id: created.body.id, name: 'hooked' }, event: { fromState: null, toState: 'alert', value: 200 } });
-      const list = await jsonCall(svc, '/api/v1/trace-monitors?limit=500');
+      const list = await jsonCall<Page<MonitorView>>(svc, '/api/v1/trace-monitors?limit=500');
       expect(list.text).not.toContain(secret);
     } finally {
       await new Promise((r) => server.close(r));
@@ -318,7 +319,7 @@ describe('scheduled evaluation', () => {
       logger: silentLogger,
     });
     try {
-      const created = await jsonCall(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'two writers' } });
+      const created = await jsonCall<MonitorView>(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'two writers' } });
       const first = svc.service.writer.monitors;
       await eventually(async () => ((await events(created.body.id)).length > 0 ? true : undefined));
       const total = () => first.stats.evaluations + second.stats.evaluations;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { createRedisConnection, INGEST_QUEUE, type SpanBatchPayload } from '@aos/queue';
+import { createRedisConnection, INGEST_QUEUE, type DeadLetter, type SpanBatchPayload } from '@aos/queue';
+import { readJson, type TraceDetail } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -56,7 +57,7 @@ function payload(traceId: string, spans: number): SpanBatchPayload {
 
 async function traceSpanCount(traceId: string) {
   const res = await svc.api(`/api/v1/traces/${traceId}`);
-  return res.status === 200 ? ((await res.json()) as any).spanCount : 0;
+  return res.status === 200 ? (await readJson<TraceDetail>(res)).spanCount : 0;
 }
 
 describe('the span queue', () => {
@@ -87,10 +88,10 @@ describe('the span queue', () => {
     await eventually(async () => ((await queue.getJobCounts('failed')).failed === 2 ? true : undefined));
     const res = await svc.api('/api/v1/dead-letters');
     expect(res.status).toBe(200);
-    const letters = ((await res.json()) as any).data;
+    const letters = (await readJson<{ data: DeadLetter[] }>(res)).data;
     expect(letters).toHaveLength(1);
-    expect(letters[0].projectId).toBe('default');
-    expect(letters[0].reason).toMatch(/invalid span batch payload/);
+    expect(letters[0]?.projectId).toBe('default');
+    expect(letters[0]?.reason).toMatch(/invalid span batch payload/);
   });
 
   it('above the high-water mark ingest answers 503 with Retry-After, and accepts again once drained', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '@aos/storage';
+import { createApiKey, type ScoreNameSummary } from '@aos/storage';
+import { readJson } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -224,7 +225,7 @@ describe('GET /trace-scores/summary', () => {
     // Trace-level filters (aggregated columns) apply to the summary's trace filter too.
     const ok = await svc.api('/api/v1/trace-scores/summary?status=unset&query=' + encodeURIComponent('spans >= 1'), { key: keys.a! });
     expect(ok.status, await ok.clone().text()).toBe(200);
-    expect(((await ok.json()) as any).data.find((s: any) => s.name === 'mood')).toMatchObject({ count: 3 });
+    expect((await readJson<{ data: ScoreNameSummary[] }>(ok)).data.find((s) => s.name === 'mood')).toMatchObject({ count: 3 });
   });
 
   it('feeds the trace filters scoreName / scoreMin / scoreMax / scoreLabel', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTraceFlags } from '@aos/storage';
+import { readJson, type Page, type SessionListItem, type TraceDetail, type TraceListItem, type TraceSummary } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -146,18 +147,18 @@ describe('trace flags', () => {
     // Endpoints that take the trace filter take flag too.
     const summary = await svc.api('/api/v1/traces/summary?flag=loop');
     expect(summary.status, await summary.clone().text()).toBe(200);
-    expect(((await summary.json()) as any).traceFlagCounts).toMatchObject({ loop: 1, duplicate_tools: 0 });
+    expect((await readJson<TraceSummary>(summary)).traceFlagCounts).toMatchObject({ loop: 1, duplicate_tools: 0 });
     // Flags come back with traces, in lists and in the detail.
-    const list = (await (await svc.api('/api/v1/traces?flag=loop')).json()) as any;
-    expect(list.data[0].flags).toEqual(['loop']);
-    const detail = (await (await svc.api(`/api/v1/traces/${LOOP}`)).json()) as any;
+    const list = await readJson<Page<TraceListItem>>(await svc.api('/api/v1/traces?flag=loop'));
+    expect(list.data[0]?.flags).toEqual(['loop']);
+    const detail = await readJson<TraceDetail>(await svc.api(`/api/v1/traces/${LOOP}`));
     expect(detail.flags).toEqual(['loop']);
-    expect(detail.flagDetails.loop).toMatch(/repeated 4 times/);
-    const clean = (await (await svc.api(`/api/v1/traces/${CLEAN}`)).json()) as any;
+    expect(detail.flagDetails?.loop).toMatch(/repeated 4 times/);
+    const clean = await readJson<TraceDetail>(await svc.api(`/api/v1/traces/${CLEAN}`));
     expect([clean.flags, clean.flagDetails]).toEqual([[], {}]);
     // A session with a flagged trace is a flagged session.
-    const flagged = (await (await svc.api('/api/v1/traces/sessions?flagged=true')).json()) as any;
-    expect(flagged.data.map((s: any) => s.sessionId)).toEqual(['looping-session']);
+    const flagged = await readJson<Page<SessionListItem>>(await svc.api('/api/v1/traces/sessions?flagged=true'));
+    expect(flagged.data.map((s) => s.sessionId)).toEqual(['looping-session']);
   });
 
   it('recomputes a trace when late spans arrive', async () => {

@@ -74,16 +74,16 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 }
 
 /** A JSON call: the body sent as JSON, the answer parsed (null when empty), and its text for messages. */
-export async function jsonCall(
+export async function jsonCall<T = unknown>(
   svc: TestService,
   pathname: string,
   init: { method?: string; body?: unknown; key?: string } = {},
-): Promise<{ status: number; body: any; text: string }> {
+): Promise<{ status: number; body: T; text: string }> {
   const res = await svc.api(pathname, {
     method: init.method ?? 'GET',
     ...(init.key ? { key: init.key } : {}),
     ...(init.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text };
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, text };
 }

@@ -65,6 +65,9 @@ function spanFilterFields(filter: Record<string, string | string[]>, key: ApiKey
   return fields;
 }
 
+/** An evaluator as the API returns it (see presentEvaluator). */
+export type EvaluatorView = ReturnType<typeof presentEvaluator>;
+
 /** An evaluator as the API returns it: the model key is never part of it, only whether one is set. */
 export function presentEvaluator(evaluator: StoredEvaluator) {
   const d = definitionOf(evaluator);

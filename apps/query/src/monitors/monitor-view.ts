@@ -14,6 +14,9 @@ export async function monitorViews(storage: Storage, projectId: string, monitors
 }
 
 /** A monitor as the API returns it: its definition, its webhook without the secret, its live state. */
+/** A monitor as the API returns it. */
+export type MonitorView = ReturnType<typeof monitorView>;
+
 function monitorView(monitor: StoredMonitor, groups: readonly GroupState[], lastEvaluatedAt: string | null, now = Date.now()) {
   const { webhookUrl, muted: _muted, ...definition } = monitor.definition;
   const states = groups.map((g) => g.state);
