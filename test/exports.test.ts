@@ -17,6 +17,9 @@ let wholeApp: Hono<AuthEnv>;
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 const FORMULA = '=HYPERLINK("http://evil")';
 const AWKWARD_NAME = 'say "hi", then\nbye';
+/** Text JSON must escape (backslash, tab, other control characters) and text it must not. */
+const ESCAPED_INPUT = 'C:\\temp\tcol\u0001 end\u2028';
+const PLAIN_OUTPUT = 'naïve café 😀 a/b </script>';
 
 interface Crafted {
   id: string;
@@ -48,7 +51,7 @@ const TRACES: Crafted[] = [
       { name: 'tool', ms: 10 },
     ],
   },
-  { id: hex(0xe4), env: 'dev', spans: [{ name: 'solo', ms: 40 }] },
+  { id: hex(0xe4), env: 'dev', spans: [{ name: 'solo', ms: 40, attrs: { 'input.value': ESCAPED_INPUT, 'output.value': PLAIN_OUTPUT } }] },
 ];
 const SPAN_COUNT = TRACES.reduce((n, t) => n + t.spans.length, 0);
 
@@ -217,11 +220,16 @@ describe('GET /traces/export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="traces-\d{8}T\d{6}Z\.jsonl"$/);
-    const lines = jsonLines(await res.text());
+    const text = await res.text();
+    const lines = jsonLines(text);
     const traces = await apiTraces('');
     expect(lines).toEqual(traces.map((t) => pick(t, TRACE_COLUMNS)));
     expect(lines[0]?.input).toBe(FORMULA); // JSON is not escaped: it is not read by spreadsheets
     expect(lines[1]?.name).toBe(AWKWARD_NAME);
+    expect([lines[3]?.input, lines[3]?.output]).toEqual([ESCAPED_INPUT, PLAIN_OUTPUT]);
+    // Written as JSON.stringify writes them (only what JSON requires is escaped), but for
+    // U+2028, which the engine escapes too.
+    expect(text.split('\n')[3]).toContain(`"input":${JSON.stringify(ESCAPED_INPUT).replace('\u2028', '\\u2028')},"output":${JSON.stringify(PLAIN_OUTPUT)}}`);
   });
 
   it('applies the trace filter', async () => {

@@ -3,7 +3,7 @@ import type { ExportFormat } from './exports.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 import type { RolledUpHour } from './trace-rollups.ts';
-import { traceRowsSql } from './trace-rows.ts';
+import { hourRanges, inWindow, rangesSql, traceRowsSql } from './trace-rows.ts';
 
 /**
  * Trace exports written by the engine itself: a slice of the window is aggregated and
@@ -12,8 +12,11 @@ import { traceRowsSql } from './trace-rows.ts';
  * the query (about 90 % of an export's time), so the rows never become objects here.
  */
 
-/** How a column is written: text (formula-escaped in CSV), text or null, a list, or a number. */
-type ColumnKind = 'text' | 'nullableText' | 'list' | 'number';
+/**
+ * How a column is written: text (formula-escaped in CSV), text or null, a list, a number,
+ * or a time (ISO 8601 text, which needs no escaping of any kind).
+ */
+type ColumnKind = 'text' | 'nullableText' | 'list' | 'number' | 'time';
 
 const isoTime = (column: string) => `concat(replaceOne(toString(${column}), ' ', 'T'), 'Z')`;
 
@@ -21,8 +24,8 @@ const isoTime = (column: string) => `concat(replaceOne(toString(${column}), ' ',
 const TRACE_EXPORT_SQL = {
   traceId: ['trace_id', 'text'],
   name: ['trace_name', 'text'],
-  startTime: [isoTime('trace_start'), 'text'],
-  endTime: [isoTime('trace_end'), 'text'],
+  startTime: [isoTime('trace_start'), 'time'],
+  endTime: [isoTime('trace_end'), 'time'],
   durationMs: ['trace_duration_ms', 'number'],
   status: ['trace_status', 'text'],
   spanCount: ['span_count', 'number'],
@@ -53,13 +56,45 @@ export type TraceExportColumn = keyof typeof TRACE_EXPORT_SQL;
  * with `|`, null is empty. The CSV format itself quotes every text cell.
  */
 function csvCellSql(sql: string, kind: ColumnKind): string {
-  if (kind === 'number') return sql;
+  if (kind === 'number' || kind === 'time') return sql;
   const text = kind === 'list' ? `arrayStringConcat(${sql}, '|')` : sql;
   return `if(match(${text}, '^[=+\\\\-@\\t\\r\\n]'), concat('''', ${text}), ${text})`;
 }
 
+/** A character JSON must escape in a string: a control character, a quote or a backslash. */
+const JSON_ESCAPED_CHARACTER = String.raw`'[[:cntrl:]"\\\\]'`;
+
+/**
+ * A value as JSON text. Text with nothing to escape (nearly all of it) is quoted as it
+ * is; only the rest goes through the engine's JSON escaping, which reads a byte at a time
+ * and took most of an export's time on large inputs.
+ */
 function jsonValueSql(sql: string, kind: ColumnKind): string {
-  return kind === 'nullableText' ? `nullIf(${sql}, '')` : sql;
+  const string = (text: string) => `if(match(${text}, ${JSON_ESCAPED_CHARACTER}), toJSONString(${text}), concat('"', ${text}, '"'))`;
+  switch (kind) {
+    case 'number':
+      return `if(isFinite(${sql}), toString(${sql}), 'null')`;
+    case 'time':
+      return `concat('"', ${sql}, '"')`;
+    case 'list':
+      return `toJSONString(${sql})`;
+    case 'nullableText':
+      return `if(${sql} = '', 'null', ${string(sql)})`;
+    case 'text':
+      return string(sql);
+  }
+}
+
+/**
+ * A JSON Lines record as one text: the engine's JSON format writes each field's name
+ * anew on every row, which cost more than the values; here the names are constants.
+ */
+function jsonLineSql(columns: readonly TraceExportColumn[]): string {
+  const fields = columns.map((name, i) => {
+    const [expr, kind] = TRACE_EXPORT_SQL[name];
+    return `'${i === 0 ? '{' : ','}"${name}":', ${jsonValueSql(expr, kind)}`;
+  });
+  return `concat(${fields.join(', ')}, '}')`;
 }
 
 /**
@@ -88,12 +123,10 @@ export async function exportTraceRows(
   rollups?: readonly RolledUpHour[],
 ): Promise<Uint8Array> {
   const sql = traceFilterSql(filter);
-  const select = columns
-    .map((name) => {
-      const [expr, kind] = TRACE_EXPORT_SQL[name];
-      return `${format === 'csv' ? csvCellSql(expr, kind) : jsonValueSql(expr, kind)} AS ${name}`;
-    })
-    .join(', ');
+  const select =
+    format === 'csv'
+      ? columns.map((name) => `${csvCellSql(TRACE_EXPORT_SQL[name][0], TRACE_EXPORT_SQL[name][1])} AS ${name}`).join(', ')
+      : `${jsonLineSql(columns)} AS line`;
   const traces = await traceRowsSql(storage, filter, sql, { texts: true, ...(rollups ? { rollups } : {}) });
   const result = await storage.client.exec({
     query: `
@@ -102,7 +135,7 @@ export async function exportTraceRows(
       WHERE ${sql.traceConditions.join(' AND ')}
       ORDER BY trace_start, trace_id
       SETTINGS ${FORMAT_SETTINGS}
-      FORMAT ${format === 'csv' ? 'CSV' : 'JSONEachRow'}`,
+      FORMAT ${format === 'csv' ? 'CSV' : 'TSVRaw'}`,
     query_params: sql.params,
   });
   const parts: Buffer[] = [];
@@ -118,23 +151,55 @@ export interface ExportMinute {
 }
 
 /**
- * The minutes of the filter's window that have spans, in order, with rough sizes (an
- * approximate distinct count; the filter's other conditions are not applied): what an
- * export needs to cut its window into slices that each fit in memory.
+ * The minutes of the filter's window that have traces, in order, with rough sizes: what an
+ * export needs to cut its window into slices that each fit in memory. Rolled-up hours
+ * (`rollups`, as exactRollupHours gives them) are counted from their one row per trace, by
+ * the minute each trace starts; the other hours from their spans, by an approximate
+ * distinct count of the traces with spans in each minute. The filter's other conditions
+ * are not applied.
  */
 export async function traceExportMinutes(
   storage: Storage,
   filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>,
+  rollups: readonly RolledUpHour[] = [],
 ): Promise<ExportMinute[]> {
-  const result = await storage.client.query({
-    query: `
+  const params: Record<string, unknown> = {
+    projectId: filter.projectId,
+    start: msToDateTimeParam(filter.startTimeMs),
+    end: msToDateTimeParam(filter.endTimeMs),
+  };
+  const rolled = inWindow(filter, rollups);
+  const rolledHours = new Set(rolled.map((h) => h.hourMs));
+  const liveRanges = hourRanges(filter, (hour) => !rolledHours.has(hour), 0);
+  const parts: string[] = [];
+  if (rolled.length > 0) {
+    params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
+    params.rolledUpVersions = rolled.map((h) => h.version);
+    parts.push(`
+      SELECT toUnixTimestamp(toStartOfMinute(trace_start)) * 1000 AS minute_ms, count() AS traces,
+        sum(length(trace_input) + length(trace_output)) AS text_bytes
+      FROM trace_rollups
+      WHERE project_id = {projectId:String} AND hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}
+        AND trace_start >= {start:DateTime64(3)} AND trace_start < {end:DateTime64(3)}
+      GROUP BY minute_ms`);
+  }
+  if (liveRanges.length > 0) {
+    // length() of a text reads only its sizes, not the text.
+    parts.push(`
       SELECT toUnixTimestamp(toStartOfMinute(start_time)) * 1000 AS minute_ms, uniq(trace_id) AS traces,
         sumIf(length(input) + length(output), parent_span_id = '') AS text_bytes
       FROM spans
-      WHERE project_id = {projectId:String} AND start_time >= {start:DateTime64(3)} AND start_time < {end:DateTime64(3)}
+      WHERE project_id = {projectId:String} AND ${rangesSql(params, 'live', liveRanges)}
+      GROUP BY minute_ms`);
+  }
+  if (parts.length === 0) return [];
+  const result = await storage.client.query({
+    query: `
+      SELECT minute_ms, sum(traces), sum(text_bytes)
+      FROM (${parts.join(' UNION ALL ')})
       GROUP BY minute_ms
       ORDER BY minute_ms`,
-    query_params: { projectId: filter.projectId, start: msToDateTimeParam(filter.startTimeMs), end: msToDateTimeParam(filter.endTimeMs) },
+    query_params: params,
     format: 'JSONCompactEachRow',
   });
   const rows = await result.json<[string, string, string]>();

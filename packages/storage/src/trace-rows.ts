@@ -56,32 +56,36 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
     FROM trace_rollups
     WHERE ${['project_id = {projectId:String}', 'hour IN {rolledUpHours:Array(DateTime)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
   const rolledHours = new Set(rolled.map((h) => h.hourMs));
-  const liveHours = hourRanges(filter, (hour) => !rolledHours.has(hour));
+  const liveHours = hourRanges(filter, (hour) => !rolledHours.has(hour), TRACE_SPAN_MARGIN_MS);
   if (liveHours.length === 0) return fromRollups;
   // A trace of a rolled-up hour whose spans reach into a live range is that hour's: left out here.
   return `${fromRollups}
     UNION ALL
-    SELECT * FROM (${live(rangesSql(sql, 'live', liveHours))}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
+    SELECT * FROM (${live(rangesSql(sql.params, 'live', liveHours))}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
 }
 
 /** The hours of the list that the window's hours include. */
-function inWindow(filter: TraceFilter, hours: readonly RolledUpHour[]): RolledUpHour[] {
+export function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, hours: readonly RolledUpHour[]): RolledUpHour[] {
   const first = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS;
   return hours.filter((h) => h.hourMs >= first && h.hourMs < filter.endTimeMs);
 }
 
 /**
- * The span ranges of the window's hours that `include` picks: each hour with the margin
- * either side, clipped to the window's own scan, adjoining ones merged.
+ * The span ranges of the window's hours that `include` picks: each hour with `marginMs`
+ * either side, clipped to the window widened by the margin, adjoining ones merged.
  */
-function hourRanges(filter: TraceFilter, include: (hourStartMs: number) => boolean): Array<[number, number]> {
-  const scanFrom = filter.startTimeMs - TRACE_SPAN_MARGIN_MS;
-  const scanTo = filter.endTimeMs + TRACE_SPAN_MARGIN_MS;
+export function hourRanges(
+  filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
+  include: (hourStartMs: number) => boolean,
+  marginMs: number,
+): Array<[number, number]> {
+  const scanFrom = filter.startTimeMs - marginMs;
+  const scanTo = filter.endTimeMs + marginMs;
   const ranges: Array<[number, number]> = [];
   for (let hour = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS; hour < filter.endTimeMs; hour += HOUR_MS) {
     if (!include(hour)) continue;
-    const from = Math.max(scanFrom, hour - TRACE_SPAN_MARGIN_MS);
-    const to = Math.min(scanTo, hour + HOUR_MS + TRACE_SPAN_MARGIN_MS);
+    const from = Math.max(scanFrom, hour - marginMs);
+    const to = Math.min(scanTo, hour + HOUR_MS + marginMs);
     const last = ranges[ranges.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else ranges.push([from, to]);
@@ -90,10 +94,10 @@ function hourRanges(filter: TraceFilter, include: (hourStartMs: number) => boole
 }
 
 /** Ranges of start_time as one condition, their bounds as parameters named after `name`. */
-function rangesSql(sql: FilterSql, name: string, ranges: Array<[number, number]>): string {
+export function rangesSql(params: Record<string, unknown>, name: string, ranges: Array<[number, number]>): string {
   const parts = ranges.map(([from, to], i) => {
-    sql.params[`${name}From${i}`] = msToDateTimeParam(from);
-    sql.params[`${name}To${i}`] = msToDateTimeParam(to);
+    params[`${name}From${i}`] = msToDateTimeParam(from);
+    params[`${name}To${i}`] = msToDateTimeParam(to);
     return `(start_time >= {${name}From${i}:DateTime64(3)} AND start_time < {${name}To${i}:DateTime64(3)})`;
   });
   return `(${parts.join(' OR ')})`;

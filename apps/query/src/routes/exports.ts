@@ -14,6 +14,7 @@ import {
   traceExportMinutes,
   type ExportFormat,
   type ExportKind,
+  type RolledUpHour,
   type SpanExportCursor,
   type SpanExportRow,
   type Storage,
@@ -108,9 +109,9 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
  * order; each slice's size is bounded by the budget (see planExportSlices).
  */
 async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format: ExportFormat, budget: SliceBudget): AsyncGenerator<EncodedChunk> {
-  const slices = await exportSlices(storage, filter, budget);
   // Which hours are rolled up is asked once for the export, not once per slice.
   const rollups = await exactRollupHours(storage, filter.projectId, filter);
+  const slices = await exportSlices(storage, filter, budget, rollups);
   const read = (slice: TraceFilter) => exportTraceRows(storage, slice, format, TRACE_EXPORT_COLUMNS, rollups);
   // One slice read ahead: the engine formats the next slice while this one goes out, so
   // memory holds two slices at most.
@@ -128,9 +129,9 @@ async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format:
   }
 }
 
-/** The filter's window cut into slices within the budget (from the window's minutes that have spans). */
-async function exportSlices(storage: Storage, filter: TraceFilter, budget: SliceBudget): Promise<TraceFilter[]> {
-  const minutes = await traceExportMinutes(storage, filter);
+/** The filter's window cut into slices within the budget (from the window's minutes that have traces). */
+async function exportSlices(storage: Storage, filter: TraceFilter, budget: SliceBudget, rollups: readonly RolledUpHour[]): Promise<TraceFilter[]> {
+  const minutes = await traceExportMinutes(storage, filter, rollups);
   return planExportSlices(filter, minutes, budget).map((slice) => ({ ...filter, ...slice }));
 }
 
@@ -139,7 +140,8 @@ async function exportSlices(storage: Storage, filter: TraceFilter, budget: Slice
  * rows), then handed on a chunk at a time.
  */
 async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<TraceRecord[]> {
-  for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity })) {
+  const rollups = await exactRollupHours(storage, filter.projectId, filter);
+  for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity }, rollups)) {
     const figures = keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
       const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, withoutTexts: true });
       return { rows: page.traces, next: page.next };
