@@ -17,10 +17,18 @@ export function nanosToDateTimeValue(nanos: string): string {
   return `${padded.slice(0, -9)}.${padded.slice(-9)}`;
 }
 
+/**
+ * The last second formatted: the times of one answer (a trace's spans, a page of rows) are
+ * mostly in order and close together, and formatting a Date was most of this function.
+ */
+let lastSecond = { seconds: '', iso: '' };
+
 /** Nanoseconds since the epoch (decimal string, as ClickHouse returns it) → ISO 8601 with 9 fractional digits. */
 export function nanosToIso(nanos: string): string {
   const padded = nanos.padStart(10, '0');
-  const seconds = Number(padded.slice(0, -9));
-  const iso = new Date(seconds * 1000).toISOString(); // 2026-01-01T00:00:00.000Z
-  return `${iso.slice(0, 19)}.${padded.slice(-9)}Z`;
+  const seconds = padded.slice(0, -9);
+  if (seconds !== lastSecond.seconds) {
+    lastSecond = { seconds, iso: new Date(Number(seconds) * 1000).toISOString().slice(0, 19) }; // 2026-01-01T00:00:00
+  }
+  return `${lastSecond.iso}.${padded.slice(-9)}Z`;
 }

@@ -203,21 +203,32 @@ export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlag
   });
 }
 
+/** A trace's flags as the API shows them: null until the trace has been judged. */
+export type JudgedFlags = { flags: string[]; details: Record<string, string> } | null;
+
+/**
+ * One trace's flags row as a scalar subquery, for a query about that trace: an empty list
+ * until it has been judged, else [(flags, details)]. Reads `{projectId}` and `{traceId}`.
+ */
+export const TRACE_FLAGS_OF_TRACE_SQL = `(
+  SELECT groupArray((flags, details)) FROM trace_flags FINAL
+  WHERE project_id = {projectId:String} AND trace_id = {traceId:String})`;
+
+/** The flags from TRACE_FLAGS_OF_TRACE_SQL's answer. */
+export function judgedFlags(rows: ReadonlyArray<readonly [string[], string]>): JudgedFlags {
+  const [row] = rows;
+  return row ? { flags: row[0], details: JSON.parse(row[1]) as Record<string, string> } : null;
+}
+
 /** The flags of one trace, or null when none were computed yet. */
-export async function getTraceFlags(
-  storage: Storage,
-  projectId: string,
-  traceId: string,
-): Promise<{ flags: string[]; details: Record<string, string> } | null> {
+export async function getTraceFlags(storage: Storage, projectId: string, traceId: string): Promise<JudgedFlags> {
   const result = await storage.client.query({
-    query: `
-      SELECT flags, details FROM trace_flags FINAL
-      WHERE project_id = {projectId:String} AND trace_id = {traceId:String}`,
+    query: `SELECT ${TRACE_FLAGS_OF_TRACE_SQL} AS judged`,
     query_params: { projectId, traceId },
     format: 'JSONEachRow',
   });
-  const [row] = await result.json<{ flags: string[]; details: string }>();
-  return row ? { flags: row.flags, details: JSON.parse(row.details) as Record<string, string> } : null;
+  const [row] = await result.json<{ judged: Array<[string[], string]> }>();
+  return judgedFlags(row?.judged ?? []);
 }
 
 /** The flags of each of these traces (traces not judged yet are absent from the map). */

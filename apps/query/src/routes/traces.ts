@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { QUERY_FIELDS, STORED_PREVIEW_CHARS, flagsOfTraces, getSpanDetail, getTraceFlags, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
+import { QUERY_FIELDS, STORED_PREVIEW_CHARS, flagsOfTraces, getSpanDetail, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
@@ -60,16 +60,13 @@ export function traceRoutes(deps: TraceRouteDeps) {
 
   app.get('/:traceId', async (c) => {
     const { projectId, traceId } = traceTarget(c.req.param('traceId'), c.req.url, c.var.apiKey);
-    const [found, flags] = await Promise.all([
-      getTraceWithSpans(deps.storage, projectId, traceId),
-      getTraceFlags(deps.storage, projectId, traceId),
-    ]);
+    const found = await getTraceWithSpans(deps.storage, projectId, traceId);
     if (!found) throw new ApiError('not_found', `trace ${traceId} not found`);
     return c.json({
       projectId,
       ...found.trace,
-      flags: flags?.flags ?? null,
-      flagDetails: flags?.details ?? null,
+      flags: found.flags?.flags ?? null,
+      flagDetails: found.flags?.details ?? null,
       spans: buildSpanTree(found.spans),
     });
   });
