@@ -1,24 +1,15 @@
 // Trace search and analytics benchmark (issue 3): a large dataset written straight into the
-// embedded engine, then each endpoint timed over HTTP next to the storage query it runs
-// (the same SQL through the ClickHouse client), in the same run. Prints figures; not a test.
+// embedded engine, then each endpoint timed over HTTP next to the bare SQL it runs (the
+// same statements straight through the ClickHouse client), in the same run. Prints
+// figures; not a test.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SpanRow } from '@aos/domain';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
-import {
-  SPAN_COLUMNS,
-  encodeSpanRows,
-  findDueRollupHours,
-  getTraceWithSpans,
-  listTraces,
-  queryTimeseries,
-  rollUpHour,
-  summarizeTraces,
-  type Storage,
-  type TraceFilter,
-} from '@aos/storage';
+import { SPAN_COLUMNS, encodeSpanRows, findDueRollupHours, rollUpHour, type Storage } from '@aos/storage';
+import { sqlRecorder } from './sql-recorder.ts';
 
 const TRACES = Number(process.env.BENCH_TRACES ?? 1_000_000);
 const SPANS_PER_TRACE = 10;
@@ -117,11 +108,15 @@ async function rollUpPastHours(storage: Storage) {
 async function main() {
   if (KEEP_DIR) mkdirSync(KEEP_DIR, { recursive: true });
   const dataDir = KEEP_DIR ?? mkdtempSync(path.join(tmpdir(), 'aos-qbench-'));
-  // The writer's background passes are kept out of the timings: the bench rolls up past hours
-  // itself (rollUpPastHours) and keeps the last two live; trace flags would otherwise judge
-  // this whole dataset (all of it ingested within their lookback) 500 traces per tick meanwhile.
+  // The writer's background passes are kept out of the timings (and out of the recorded
+  // statements): the bench rolls up past hours itself (rollUpPastHours) and keeps the last
+  // two live; trace flags would otherwise judge this whole dataset (all of it ingested
+  // within their lookback) 500 traces per tick meanwhile.
   const service = await startAllInOne(
-    { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', TRACE_ROLLUP_QUIET_MS: String(365 * DAY), TRACE_FLAGS_INTERVAL_MS: String(DAY) },
+    {
+      DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn',
+      TRACE_ROLLUP_QUIET_MS: String(365 * DAY), TRACE_ROLLUP_INTERVAL_MS: String(DAY), TRACE_FLAGS_INTERVAL_MS: String(DAY),
+    },
     silentLogger,
   );
   const { storage } = service;
@@ -136,37 +131,47 @@ async function main() {
     await rollUpPastHours(storage);
 
     const window = `startTime=${new Date(start).toISOString()}&endTime=${new Date(now + 60_000).toISOString()}`;
-    const filter: TraceFilter = { projectId: 'default', startTimeMs: start, endTimeMs: now + 60_000 };
-    const cases: Array<[string, string, () => Promise<unknown>, () => Promise<unknown>]> = [
-      ['summary over the project (7 days)', '≤ 150 ms', () => api(`/api/v1/traces/summary?${window}`), () => summarizeTraces(storage, filter)],
-      ['trace list page (50)', '≤ 50 ms', () => api(`/api/v1/traces?${window}&limit=50`), () => listTraces(storage, filter, { limit: 50, sortBy: 'startTime', order: 'desc', textPreviewChars: 1000 })],
-      ['trace with its tree (10 spans)', '≤ 20 ms', () => api(`/api/v1/traces/${hex(0, 4) + hex(5, 28)}`), () => getTraceWithSpans(storage, 'default', hex(0, 4) + hex(5, 28))],
-      ['timeseries over 7 days (hourly)', '≤ 200 ms', () => api(`/api/v1/traces/timeseries?${window}&measure=trace_count&interval=1h`), () => queryTimeseries(storage, filter, { measure: 'trace_count', stepSeconds: 3600, topGroups: 10 })],
-      ['trace of 20,000 spans with its tree', 'bounded', () => api(`/api/v1/traces/${'ab'.repeat(16)}`), () => getTraceWithSpans(storage, 'default', 'ab'.repeat(16))],
-      ['session of 50,000 traces', 'bounded', () => api('/api/v1/traces/sessions/huge-session'), async () => undefined],
-      ['list page over 1 MB inputs (last 5 min)', 'bounded', () => api(`/api/v1/traces?startTime=${new Date(now - 300_000).toISOString()}&limit=20`), async () => undefined],
+    const cases: Array<[string, string, string]> = [
+      ['summary over the project (7 days)', '≤ 150 ms', `/api/v1/traces/summary?${window}`],
+      ['trace list page (50)', '≤ 50 ms', `/api/v1/traces?${window}&limit=50`],
+      ['trace with its tree (10 spans)', '≤ 20 ms', `/api/v1/traces/${hex(0, 4) + hex(5, 28)}`],
+      ['timeseries over 7 days (hourly)', '≤ 200 ms', `/api/v1/traces/timeseries?${window}&measure=trace_count&interval=1h`],
+      ['trace of 20,000 spans with its tree', 'bounded', `/api/v1/traces/${'ab'.repeat(16)}`],
+      ['session of 50,000 traces', 'bounded', '/api/v1/traces/sessions/huge-session'],
+      ['list page over 1 MB inputs (last 5 min)', 'bounded', `/api/v1/traces?startTime=${new Date(now - 300_000).toISOString()}&limit=20`],
     ];
-    console.log('case | target | API median ms | storage query median ms | overhead');
-    for (const [name, target, viaApi, bare] of cases) {
-      const [apiMs, bareMs] = await timeBoth(viaApi, bare);
-      const overhead = bareMs > 1 ? `${(((apiMs - bareMs) / bareMs) * 100).toFixed(0)}%` : '-';
-      console.log(`${name} | ${target} | ${apiMs.toFixed(1)} | ${bareMs > 1 ? bareMs.toFixed(1) : '-'} | ${overhead}`);
+    const sql = sqlRecorder(storage.client);
+    console.log('case | target | API median ms | bare SQL median ms (statements) | overhead');
+    for (const [name, target, path] of cases) {
+      const statements = await sql.record(() => api(path));
+      const [apiMs, bareMs] = await timeBoth(() => api(path), () => sql.replay(statements));
+      console.log(`${name} | ${target} | ${apiMs.toFixed(1)} | ${bareMs.toFixed(1)} (${statements.length}) | ${(((apiMs - bareMs) / bareMs) * 100).toFixed(0)}%`);
     }
-    // Export rate: the project's traces as JSON Lines, RSS sampled while streaming.
+    // Export rate: the project's traces as JSON Lines, RSS sampled while streaming; then the
+    // same statements bare, one after the other.
     const rss0 = process.memoryUsage.rss();
     let peak = rss0;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 200);
-    const t1 = performance.now();
-    const res = await fetch(`${service.url}/api/v1/traces/export?${window}&format=jsonl`, { headers: { 'x-api-key': key } });
     let bytes = 0;
     let rows = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) rows++;
-    }
-    clearInterval(sampler);
+    const t1 = performance.now();
+    const statements = await sql.record(async () => {
+      const res = await fetch(`${service.url}/api/v1/traces/export?${window}&format=jsonl`, { headers: { 'x-api-key': key } });
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        bytes += chunk.length;
+        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) rows++;
+      }
+    });
     const s = (performance.now() - t1) / 1000;
-    console.log(`export: ${rows} traces, ${(bytes / 2 ** 20).toFixed(0)} MiB in ${s.toFixed(1)} s = ${Math.round(rows / s)} rows/s (target ≥ 200,000); RSS ${(rss0 / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`);
+    clearInterval(sampler);
+    const t2 = performance.now();
+    await sql.replay(statements);
+    const bareS = (performance.now() - t2) / 1000;
+    console.log(
+      `export: ${rows} traces, ${(bytes / 2 ** 20).toFixed(0)} MiB in ${s.toFixed(2)} s = ${Math.round(rows / s)} rows/s (target ≥ 200,000); ` +
+        `RSS ${(rss0 / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB; ` +
+        `bare SQL (${statements.length} statements) ${bareS.toFixed(2)} s = ${Math.round(rows / bareS)} rows/s; overhead ${(((s - bareS) / bareS) * 100).toFixed(0)}%`,
+    );
   } finally {
     await service.stop();
     if (!KEEP_DIR) rmSync(dataDir, { recursive: true, force: true });
