@@ -1,8 +1,9 @@
 /**
  * Trace-level figures are computed from the deduplicated spans at query time, so a
  * late span or a replayed batch is reflected at once and nothing has to be kept in sync.
- * This is the one definition of a trace's columns; lists, details and summaries select
- * from it. Aliases never reuse a span column name: ClickHouse resolves aliases anywhere
+ * This is the one definition of a trace's columns; lists and summaries select from it,
+ * and the trace detail computes the same figures from the spans it reads anyway
+ * (trace-figures.ts, kept equal by test/trace-detail.test.ts). Aliases never reuse a span column name: ClickHouse resolves aliases anywhere
  * in the query, so `sum(cost) AS cost` would capture later references to the column.
  *
  * Usage is counted once: wrapper spans (an agent, a Vercel AI `generateText` call) often
@@ -10,7 +11,9 @@
  * embedding) only those are added up; a trace without any (a remote agent reporting its
  * own usage) adds up what its spans report.
  */
-const MODEL_SPAN = "span_type IN ('llm', 'embedding')";
+/** Span types that call a model; traceFiguresOfSpans (trace-figures.ts) reads the same list. */
+export const MODEL_SPAN_TYPES = ['llm', 'embedding'] as const;
+const MODEL_SPAN = `span_type IN (${MODEL_SPAN_TYPES.map((t) => `'${t}'`).join(', ')})`;
 const usage = (column: string, alias: string) =>
   `if(countIf(${MODEL_SPAN}) > 0, sumIf(${column}, ${MODEL_SPAN}), sum(${column})) AS ${alias}`;
 
