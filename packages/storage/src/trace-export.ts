@@ -13,37 +13,38 @@ import { hourRanges, inWindow, rangesSql, traceRowsSql } from './trace-rows.ts';
  */
 
 /**
- * How a column is written: text (formula-escaped in CSV), text or null, a list, a number,
- * or a time (ISO 8601 text, which needs no escaping of any kind).
+ * How a column is written: text (formula-escaped in CSV), text or null, a list, a count
+ * (an integer), a float (null in JSON when not finite), or plain text that never needs
+ * escaping of any kind (ids, enumerations, ISO 8601 times).
  */
-type ColumnKind = 'text' | 'nullableText' | 'list' | 'number' | 'time';
+type ColumnKind = 'text' | 'nullableText' | 'list' | 'count' | 'float' | 'plain';
 
 const isoTime = (column: string) => `concat(replaceOne(toString(${column}), ' ', 'T'), 'Z')`;
 
 /** Every column a trace export can have: its SQL over the trace aggregate, and its kind. */
 const TRACE_EXPORT_SQL = {
-  traceId: ['trace_id', 'text'],
+  traceId: ['trace_id', 'plain'],
   name: ['trace_name', 'text'],
-  startTime: [isoTime('trace_start'), 'time'],
-  endTime: [isoTime('trace_end'), 'time'],
-  durationMs: ['trace_duration_ms', 'number'],
-  status: ['trace_status', 'text'],
-  spanCount: ['span_count', 'number'],
-  errorCount: ['error_count', 'number'],
-  inputTokens: ['trace_input_tokens', 'number'],
-  outputTokens: ['trace_output_tokens', 'number'],
-  totalTokens: ['trace_total_tokens', 'number'],
-  cachedInputTokens: ['trace_cached_input_tokens', 'number'],
-  reasoningTokens: ['trace_reasoning_tokens', 'number'],
-  cost: ['trace_cost', 'number'],
+  startTime: [isoTime('trace_start'), 'plain'],
+  endTime: [isoTime('trace_end'), 'plain'],
+  durationMs: ['trace_duration_ms', 'float'],
+  status: ['trace_status', 'plain'],
+  spanCount: ['span_count', 'count'],
+  errorCount: ['error_count', 'count'],
+  inputTokens: ['trace_input_tokens', 'count'],
+  outputTokens: ['trace_output_tokens', 'count'],
+  totalTokens: ['trace_total_tokens', 'count'],
+  cachedInputTokens: ['trace_cached_input_tokens', 'count'],
+  reasoningTokens: ['trace_reasoning_tokens', 'count'],
+  cost: ['trace_cost', 'float'],
   sessionId: ['trace_session_id', 'nullableText'],
   userId: ['trace_user_id', 'nullableText'],
   environment: ['trace_environment', 'nullableText'],
   serviceName: ['trace_service_name', 'nullableText'],
   platform: ['trace_platform', 'nullableText'],
   models: ['trace_models', 'list'],
-  flaggedSpanCount: ['flagged_span_count', 'number'],
-  maskedSpanCount: ['masked_span_count', 'number'],
+  flaggedSpanCount: ['flagged_span_count', 'count'],
+  maskedSpanCount: ['masked_span_count', 'count'],
   input: ['trace_input', 'text'],
   output: ['trace_output', 'text'],
 } as const satisfies Record<string, readonly [string, ColumnKind]>;
@@ -56,7 +57,7 @@ export type TraceExportColumn = keyof typeof TRACE_EXPORT_SQL;
  * with `|`, null is empty. The CSV format itself quotes every text cell.
  */
 function csvCellSql(sql: string, kind: ColumnKind): string {
-  if (kind === 'number' || kind === 'time') return sql;
+  if (kind === 'count' || kind === 'float' || kind === 'plain') return sql;
   const text = kind === 'list' ? `arrayStringConcat(${sql}, '|')` : sql;
   return `if(match(${text}, '^[=+\\\\-@\\t\\r\\n]'), concat('''', ${text}), ${text})`;
 }
@@ -72,9 +73,11 @@ const JSON_ESCAPED_CHARACTER = String.raw`'[[:cntrl:]"\\\\]'`;
 function jsonValueSql(sql: string, kind: ColumnKind): string {
   const string = (text: string) => `if(match(${text}, ${JSON_ESCAPED_CHARACTER}), toJSONString(${text}), concat('"', ${text}, '"'))`;
   switch (kind) {
-    case 'number':
+    case 'count':
+      return `toString(${sql})`;
+    case 'float':
       return `if(isFinite(${sql}), toString(${sql}), 'null')`;
-    case 'time':
+    case 'plain':
       return `concat('"', ${sql}, '"')`;
     case 'list':
       return `toJSONString(${sql})`;
