@@ -2,6 +2,7 @@
 // embedded engine, then each endpoint timed over HTTP next to the bare SQL it runs (the
 // same statements straight through the ClickHouse client), in the same run. Prints
 // figures; not a test.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,9 +24,14 @@ const KEEP_DIR = process.env.BENCH_DATA_DIR;
 const MARKER = KEEP_DIR ? path.join(KEEP_DIR, 'bench-dataset.json') : '';
 const reused = KEEP_DIR && existsSync(MARKER) ? (JSON.parse(readFileSync(MARKER, 'utf8')) as { traces: number; now: number }) : null;
 if (reused && reused.traces !== TRACES) throw new Error(`${KEEP_DIR} holds ${reused.traces} traces, not BENCH_TRACES=${TRACES}`);
+/** The dataset's trace ids: v2 scatters them as real ones are (v1 had them in time order, which flattered reads by time). */
+const ID_SCHEME = 2;
+if (reused && (reused as { ids?: number }).ids !== ID_SCHEME) throw new Error(`${KEEP_DIR} holds a dataset with time-ordered trace ids; remove it to write one with scattered ids`);
 const now = reused?.now ?? Date.now();
 const start = now - 7 * DAY;
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+/** Trace t of project p: 32 hex digits scattered like real (random) trace ids, the same on every run. */
+const traceIdOf = (p: number, t: number) => createHash('md5').update(`${p}:${t}`).digest('hex');
 const seconds = (ms: number) => (ms / 1000).toFixed(9);
 
 function row(projectId: string, traceId: string, spanIndex: number, at: number, extra: Partial<SpanRow> = {}): SpanRow {
@@ -74,7 +80,7 @@ async function writeDataset(storage: Storage) {
       const rows: SpanRow[] = [];
       for (let t = first; t < Math.min(first + 10_000, perProject); t++) {
         const at = start + Math.floor(((t + 0.5) / perProject) * 7 * DAY);
-        const traceId = hex(p, 4) + hex(t, 28);
+        const traceId = traceIdOf(p, t);
         for (let s = 0; s < SPANS_PER_TRACE; s++) rows.push(row(projectId, traceId, s, at));
       }
       await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(rows));
@@ -82,16 +88,16 @@ async function writeDataset(storage: Storage) {
   }
   // A session of 50,000 traces, a trace of 20,000 spans, and 20 traces whose root input is 1 MB.
   const big: SpanRow[] = [];
-  for (let t = 0; t < 50_000; t++) big.push(row('default', `5e${hex(t, 30)}`, 0, now - DAY + t * 10, { session_id: 'huge-session' }));
+  for (let t = 0; t < 50_000; t++) big.push(row('default', traceIdOf(100, t), 0, now - DAY + t * 10, { session_id: 'huge-session' }));
   for (let s = 0; s < 20_000; s++) big.push(row('default', 'ab'.repeat(16), s, now - 2 * DAY + s));
   const mb = 'x'.repeat(1024 * 1024);
-  for (let t = 0; t < 20; t++) big.push(row('default', `1b${hex(t, 30)}`, 0, now - 60_000 + t, { input: mb, output: mb }));
+  for (let t = 0; t < 20; t++) big.push(row('default', traceIdOf(101, t), 0, now - 60_000 + t, { input: mb, output: mb }));
   for (let i = 0; i < big.length; i += 10_000) {
     await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(big.slice(i, i + 10_000)));
   }
   const spans = TRACES * SPANS_PER_TRACE + big.length;
   console.log(`dataset: ${TRACES} traces / ${spans} spans in ${PROJECTS} projects written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  if (KEEP_DIR) writeFileSync(MARKER, JSON.stringify({ traces: TRACES, now }));
+  if (KEEP_DIR) writeFileSync(MARKER, JSON.stringify({ traces: TRACES, now, ids: ID_SCHEME }));
 }
 
 /**
@@ -136,7 +142,7 @@ async function main() {
     const cases: Array<[string, string, string]> = [
       ['summary over the project (7 days)', '≤ 150 ms', `/api/v1/traces/summary?${window}`],
       ['trace list page (50)', '≤ 50 ms', `/api/v1/traces?${window}&limit=50`],
-      ['trace with its tree (10 spans)', '≤ 20 ms', `/api/v1/traces/${hex(0, 4) + hex(5, 28)}`],
+      ['trace with its tree (10 spans)', '≤ 20 ms', `/api/v1/traces/${traceIdOf(0, 5)}`],
       ['timeseries over 7 days (hourly)', '≤ 200 ms', `/api/v1/traces/timeseries?${window}&measure=trace_count&interval=1h`],
       ['trace of 20,000 spans with its tree', 'bounded', `/api/v1/traces/${'ab'.repeat(16)}`],
       ['session of 50,000 traces', 'bounded', '/api/v1/traces/sessions/huge-session'],
