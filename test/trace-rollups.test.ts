@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactRollupHours, rollUpHour } from '@aos/storage';
-import { readJson, type Page, type TraceRecord, type TraceSummary } from './support/api-types.ts';
+import { readJson, type Page, type TimeseriesBody, type TraceRecord, type TraceSummary } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 // Traces in hours of two past days, rolled up as soon as their hours are quiet (TRACE_ROLLUP_QUIET_MS=0).
@@ -93,6 +93,13 @@ async function list(query: string): Promise<TraceRecord[]> {
   return (await readJson<Page<TraceRecord>>(res)).data;
 }
 
+/** Every point's value of a timeseries, series after series. */
+async function timeseries(query: string): Promise<Array<number | null>> {
+  const res = await svc.api(`/api/v1/traces/timeseries?${QUERY}&${query}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await readJson<TimeseriesBody>(res)).series.flatMap((s) => s.points.map((p) => p.value));
+}
+
 async function exported(format: string): Promise<string> {
   const res = await svc.api(`/api/v1/traces/export?format=${format}&${QUERY}`);
   expect(res.status).toBe(200);
@@ -134,6 +141,8 @@ describe('trace rollups', () => {
     const liveExports = await Promise.all(['csv', 'jsonl'].map((format) => exported(format)));
     const LISTS = ['sortBy=duration&limit=2', 'sortBy=errors&sortOrder=asc&limit=10', 'sortBy=startTime&sortOrder=asc&limit=3&environment=prod'];
     const liveLists = await Promise.all(LISTS.map(list));
+    const SERIES = ['measure=trace_count&interval=1h', 'measure=latency_p50&interval=1d&groupBy=environment', 'measure=error_rate&interval=1d&status=ok'];
+    const liveSeries = await Promise.all(SERIES.map(timeseries));
 
     // Every trace's hour gets rolled up; the summaries read from the rollups say the same.
     const first = await eventually(async () => {
@@ -149,8 +158,10 @@ describe('trace rollups', () => {
     expect(await summary(`&query=${encodeURIComponent('input contains "question a2" or errors > 0')}`)).toEqual(liveTextQuery);
     expect(await Promise.all(['csv', 'jsonl'].map((format) => exported(format)))).toEqual(liveExports);
     expect(liveExports[1]!.trim().split('\n')).toHaveLength(5);
-    // Lists over the window, in any order, with the texts of their page.
+    // Lists over the window, in any order, with the texts of their page; timeseries.
     expect(await Promise.all(LISTS.map(list))).toEqual(liveLists);
+    expect(await Promise.all(SERIES.map(timeseries))).toEqual(liveSeries);
+    expect(liveSeries[0]!.reduce<number>((n, v) => n + (v ?? 0), 0)).toBe(5);
     expect(liveLists[2]!.map((t) => t.traceId)).toEqual([TRACES[0]!.id, TRACES[1]!.id, TRACES[3]!.id]);
     expect(liveLists[2]![0]!.input).toBe('question a1');
     expect(liveExports[1]).toContain('"input":"question b1"');
@@ -171,6 +182,7 @@ describe('trace rollups', () => {
       format: 'JSONEachRow',
     });
     expect(await summary()).toMatchObject({ traceCount: 6, spanCount: 17 });
+    expect((await timeseries(SERIES[0]!)).reduce<number>((n, v) => n + (v ?? 0), 0)).toBe(6);
 
     // A late span for the first trace: its hour is read from spans again at once (the
     // added row is gone), with the span counted, and the trace now failed.

@@ -40,7 +40,7 @@ export function groupSqlOf(groupBy: GroupBy | undefined): string {
  */
 export async function queryMeasureValues(storage: Storage, filter: TraceFilter, request: MeasureValueRequest): Promise<GroupValue[]> {
   const measure = measureByName(request.measure);
-  const { from, params } = measureSource(filter, measure, request.scoreName, request.groupBy);
+  const { from, params } = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
   const result = await storage.client.query({
     query: `
       SELECT ${groupSqlOf(request.groupBy)} AS grp, ${measure.sql} AS value, count() AS traces
@@ -66,7 +66,7 @@ export async function sampleTraceIds(
   filter: TraceFilter,
   request: Pick<MeasureValueRequest, 'measure' | 'scoreName' | 'groupBy'> & { group: string },
 ): Promise<string[]> {
-  const { from, params } = measureSource(filter, measureByName(request.measure), request.scoreName, request.groupBy);
+  const { from, params } = await measureSource(storage, filter, measureByName(request.measure), request.scoreName, request.groupBy);
   const result = await storage.client.query({
     query: `
       SELECT trace_id FROM ${from} AND ${groupSqlOf(request.groupBy)} = {evidenceGroup:String}

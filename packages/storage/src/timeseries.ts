@@ -1,7 +1,8 @@
 import type { Storage } from './client.ts';
 import { groupSql, measureByName, type GroupBy, type Measure, type MeasureName } from './measures.ts';
-import { traceColumnsFor } from './trace-aggregate.ts';
+import { conditionsNeedTexts, traceColumnsFor } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+import { traceRowsSql } from './trace-rows.ts';
 
 export interface TimeseriesRequest {
   measure: MeasureName;
@@ -33,7 +34,7 @@ export const OTHER_GROUP = '__other__';
  */
 export async function queryTimeseries(storage: Storage, filter: TraceFilter, request: TimeseriesRequest): Promise<TimeseriesSeries[]> {
   const measure = measureByName(request.measure);
-  const { from, params } = measureSource(filter, measure, request.scoreName, request.groupBy);
+  const { from, params } = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
   params.step = request.stepSeconds;
 
   let groupExpression = "''";
@@ -83,21 +84,28 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
  * trace's score for `score_mean` and its flagged-ness for `flag_rate` joined on, and the filter's trace conditions applied.
  * Ends with a WHERE, so callers may append `AND …`. Shared by timeseries and monitors.
  * With `groupBy`, the trace rows carry what grouping needs (see groupSql).
+ *
+ * Rolled-up hours are read from their rollups (trace-rows.ts), except under a dimension
+ * grouping: a trace's dimension value is aggregated from its spans, which rollups do not keep.
  */
-export function measureSource(
+export async function measureSource(
+  storage: Storage,
   filter: TraceFilter,
   measure: Measure,
   scoreName?: string,
   groupBy?: GroupBy,
-): { from: string; params: Record<string, unknown> } {
+): Promise<{ from: string; params: Record<string, unknown> }> {
   const sql = traceFilterSql(filter);
   const group = groupBy ? groupSql(groupBy) : null;
-  const params: Record<string, unknown> = { ...sql.params, ...group?.params };
-  const traceRows = `
-    SELECT ${traceColumnsFor(sql.traceConditions)}${group?.traceColumn ? `, ${group.traceColumn}` : ''}
+  const traceRows = group?.traceColumn
+    ? `
+    SELECT ${traceColumnsFor(sql.traceConditions)}, ${group.traceColumn}
     FROM spans FINAL
     PREWHERE ${sql.spanConditions.join(' AND ')}
-    GROUP BY trace_id`;
+    GROUP BY trace_id`
+    : await traceRowsSql(storage, filter, sql, { texts: conditionsNeedTexts(sql.traceConditions) });
+  // After traceRowsSql, which adds the parameters of the rollups it reads.
+  const params: Record<string, unknown> = { ...sql.params, ...group?.params };
   // A trace's score for the measure: the mean of its scores of that name.
   const scoreJoin = measure.needsScore
     ? `LEFT JOIN (
