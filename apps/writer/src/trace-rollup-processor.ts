@@ -1,4 +1,4 @@
-import { findDueRollupHours, rollUpHour, type Storage } from '@aos/storage';
+import { dropSupersededRollups, findDueRollupHours, rollUpHour, type DueRollupHour, type Storage } from '@aos/storage';
 
 /** Due hours looked at per pass; a backlog (after the migration, say) is worked off over the following ticks. */
 export const TRACE_ROLLUP_HOURS_PER_PASS = 200;
@@ -19,11 +19,13 @@ export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPass
     quietMs: opts.quietMs,
     limit: opts.maxHours ?? TRACE_ROLLUP_HOURS_PER_PASS,
   });
-  let done = 0;
+  const done: DueRollupHour[] = [];
   for (const hour of due) {
     if (Date.now() - started > TRACE_ROLLUP_PASS_BUDGET_MS) break;
     await rollUpHour(storage, hour);
-    done++;
+    done.push(hour);
   }
-  return { done };
+  // Once for the pass (a process stopped before it leaves them to the hour's next pass).
+  await dropSupersededRollups(storage, done);
+  return { done: done.length };
 }

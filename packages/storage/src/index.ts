@@ -147,5 +147,5 @@ export { evaluatorScoreStats } from './evaluator-stats.ts';
 export type { EvaluatorStats, EvaluatorStatsBucket } from './evaluator-stats.ts';
 export { exportTraceRows, traceExportMinutes } from './trace-export.ts';
 export type { ExportMinute, TraceExportColumn } from './trace-export.ts';
-export { exactRollupHours, findDueRollupHours, rollUpHour } from './trace-rollups.ts';
+export { dropSupersededRollups, exactRollupHours, findDueRollupHours, rollUpHour } from './trace-rollups.ts';
 export type { DueRollupHour, RolledUpHour } from './trace-rollups.ts';

@@ -84,8 +84,7 @@ export async function findDueRollupHours(storage: Storage, opts: { nowMs: number
  * Computes the rollups of one hour from its spans, then records them as the hour's current
  * ones. The spans are read after the count was taken, so they hold at least what it
  * counted; rows written in between change the count and make readers skip the hour.
- * Rows of versions before the previous one are deleted: a reader that read the previous
- * record a moment ago still finds its rows.
+ * The rows of earlier versions stay until dropSupersededRollups.
  */
 export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { spansPerPart?: number } = {}): Promise<void> {
   const version = nextRowVersion();
@@ -123,13 +122,30 @@ export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { s
     values: [{ project_id: due.projectId, hour: due.hourMs / 1000, version, written_around: due.writtenAround, computed_at: Date.now() }],
     format: 'JSONEachRow',
   });
-  if (due.currentVersion > 0) {
-    const table = storage.cluster ? `trace_rollups_local ON CLUSTER ${storage.cluster}` : 'trace_rollups';
-    await storage.client.command({
-      query: `DELETE FROM ${table} WHERE project_id = {projectId:String} AND hour = toDateTime({hour:DateTime64(3)}, 'UTC') AND version < {previous:UInt64}`,
-      query_params: { projectId: due.projectId, hour: msToDateTimeParam(due.hourMs), previous: due.currentVersion },
-    });
-  }
+}
+
+/**
+ * Deletes the rows of versions before the previous one of hours just rolled up again (as
+ * they were due: `currentVersion` is then the previous one), so a reader that read the
+ * previous record a moment ago still finds its rows. One statement for all of them: a
+ * delete costs about a second however few rows it removes (it marks rows in the table's
+ * parts), so a pass deletes once, not once per hour.
+ */
+export async function dropSupersededRollups(storage: Storage, rolledUp: readonly DueRollupHour[]): Promise<void> {
+  const superseded = rolledUp.filter((h) => h.currentVersion > 0);
+  if (superseded.length === 0) return;
+  const table = storage.cluster ? `trace_rollups_local ON CLUSTER ${storage.cluster}` : 'trace_rollups';
+  await storage.client.command({
+    query: `
+      DELETE FROM ${table}
+      WHERE project_id IN {projects:Array(String)} AND hour IN {hours:Array(DateTime)}
+        AND arrayExists((p, h, previous) -> p = project_id AND h = hour AND version < previous, {projects:Array(String)}, {hours:Array(DateTime)}, {previous:Array(UInt64)})`,
+    query_params: {
+      projects: superseded.map((h) => h.projectId),
+      hours: superseded.map((h) => h.hourMs / 1000),
+      previous: superseded.map((h) => h.currentVersion),
+    },
+  });
 }
 
 /** An hour whose rollups are exact now, and the version to read. */
