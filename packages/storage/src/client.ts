@@ -11,7 +11,7 @@ const SESSION_SETTINGS: ClickHouseSettings = {
   output_format_json_quote_64bit_integers: 1,
   date_time_output_format: 'simple',
   // FINAL merges rows per partition only. Correct because the one partitioned table, spans,
-  // has the day of start_time in its key, so rows of one key never sit in two partitions;
+  // has the hour of start_time in its key, so rows of one key never sit in two partitions;
   // a table partitioned otherwise must keep its key inside its partition too.
   do_not_merge_across_partitions_select_final: 1,
 };

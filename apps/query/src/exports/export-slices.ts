@@ -12,13 +12,10 @@ export interface TimeSlice {
   endTimeMs: number;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * Cuts an export's window into consecutive slices, at minute starts: a slice takes minutes
- * while its traces and text bytes stay within the budget, and never crosses a UTC day
- * (spans are stored sorted by day, so a slice reading one day reads it once). A single
- * minute over the budget is a slice of its own: minutes are the finest cut.
+ * while its traces and text bytes stay within the budget. A single minute over the budget
+ * is a slice of its own: minutes are the finest cut.
  *
  * `minutes` are the window's minutes that have spans, in order; a trace belongs to the
  * slice its first span starts in, so the slices together hold every trace once.
@@ -30,8 +27,7 @@ export function planExportSlices(window: TimeSlice, minutes: readonly ExportMinu
   let textBytes = 0;
   for (const minute of minutes) {
     const full = traces + minute.traces > budget.maxTraces || textBytes + minute.textBytes > budget.maxTextBytes;
-    const newDay = Math.floor(minute.startMs / DAY_MS) !== Math.floor(from / DAY_MS);
-    if (traces > 0 && (full || newDay) && minute.startMs > from) {
+    if (traces > 0 && full && minute.startMs > from) {
       slices.push({ startTimeMs: from, endTimeMs: minute.startMs });
       from = minute.startMs;
       traces = 0;
