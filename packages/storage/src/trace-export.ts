@@ -3,7 +3,7 @@ import type { ExportFormat } from './exports.ts';
 import { msToDateTimeParam } from './sql-values.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
 import type { RolledUpHour } from './trace-rollups.ts';
-import { hourRanges, inWindow, rangesSql, traceRowsSql } from './trace-rows.ts';
+import { splitByRollups, traceRowsSql } from './trace-rows.ts';
 
 /**
  * Trace exports written by the engine itself: a slice of the window is aggregated and
@@ -171,28 +171,24 @@ export async function traceExportMinutes(
     start: msToDateTimeParam(filter.startTimeMs),
     end: msToDateTimeParam(filter.endTimeMs),
   };
-  const rolled = inWindow(filter, rollups);
-  const rolledHours = new Set(rolled.map((h) => h.hourMs));
-  const liveRanges = hourRanges(filter, (hour) => !rolledHours.has(hour), 0);
+  const split = splitByRollups(filter, rollups, 0, params);
   const parts: string[] = [];
-  if (rolled.length > 0) {
-    params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
-    params.rolledUpVersions = rolled.map((h) => h.version);
+  if (split.rolled) {
     parts.push(`
       SELECT toUnixTimestamp(toStartOfMinute(trace_start)) * 1000 AS minute_ms, count() AS traces,
         sum(length(trace_input) + length(trace_output)) AS text_bytes
       FROM trace_rollups
-      WHERE project_id = {projectId:String} AND hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}
+      WHERE project_id = {projectId:String} AND ${split.rolled}
         AND trace_start >= {start:DateTime64(3)} AND trace_start < {end:DateTime64(3)}
       GROUP BY minute_ms`);
   }
-  if (liveRanges.length > 0) {
+  if (split.live) {
     // length() of a text reads only its sizes, not the text.
     parts.push(`
       SELECT toUnixTimestamp(toStartOfMinute(start_time)) * 1000 AS minute_ms, uniq(trace_id) AS traces,
         sumIf(length(input) + length(output), parent_span_id = '') AS text_bytes
       FROM spans
-      WHERE project_id = {projectId:String} AND ${rangesSql(params, 'live', liveRanges)}
+      WHERE project_id = {projectId:String} AND ${split.live}
       GROUP BY minute_ms`);
   }
   if (parts.length === 0) return [];

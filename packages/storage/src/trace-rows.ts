@@ -44,28 +44,48 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
   const worthAsking =
     filter.traceIds === undefined && filter.endTimeMs - filter.startTimeMs > SHORT_MS && filter.startTimeMs < Date.now() - SHORT_MS;
   const known = opts.rollups ?? (worthAsking ? await exactRollupHours(storage, filter.projectId, filter) : []);
-  const rolled = inWindow(filter, known);
-  if (rolled.length === 0) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
-
-  // Hours go in as seconds since the epoch, a form any DateTime parameter reads.
-  sql.params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
-  sql.params.rolledUpVersions = rolled.map((h) => h.version);
-  // A version names one computation of one hour, so the hours and versions match pairwise.
+  const split = splitByRollups(filter, known, TRACE_SPAN_MARGIN_MS, sql.params);
+  if (!split.rolled) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
   const fromRollups = `
     SELECT ${columns}
     FROM trace_rollups
-    WHERE ${['project_id = {projectId:String}', 'hour IN {rolledUpHours:Array(DateTime)}', 'version IN {rolledUpVersions:Array(UInt64)}', ...sql.traceIdConditions].join(' AND ')}`;
-  const rolledHours = new Set(rolled.map((h) => h.hourMs));
-  const liveHours = hourRanges(filter, (hour) => !rolledHours.has(hour), TRACE_SPAN_MARGIN_MS);
-  if (liveHours.length === 0) return fromRollups;
+    WHERE ${['project_id = {projectId:String}', split.rolled, ...sql.traceIdConditions].join(' AND ')}`;
+  if (!split.live) return fromRollups;
   // A trace of a rolled-up hour whose spans reach into a live range is that hour's: left out here.
   return `${fromRollups}
     UNION ALL
-    SELECT * FROM (${live(rangesSql(sql.params, 'live', liveHours))}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
+    SELECT * FROM (${live(split.live)}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
+}
+
+/**
+ * The window's hours split by the rollups known exact: a condition on trace_rollups for
+ * the rolled-up ones (parameters `rolledUpHours`, `rolledUpVersions`), and one on span
+ * start times for the others, each with `marginMs` either side. Either is null when it
+ * has no hour; the parameters go into `params`.
+ */
+export function splitByRollups(
+  filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
+  rollups: readonly RolledUpHour[],
+  marginMs: number,
+  params: Record<string, unknown>,
+): { rolled: string | null; live: string | null } {
+  const rolled = inWindow(filter, rollups);
+  const rolledHours = new Set(rolled.map((h) => h.hourMs));
+  const liveRanges = hourRanges(filter, (hour) => !rolledHours.has(hour), marginMs);
+  if (rolled.length > 0) {
+    // Hours go in as seconds since the epoch, a form any DateTime parameter reads.
+    params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
+    params.rolledUpVersions = rolled.map((h) => h.version);
+  }
+  return {
+    // A version names one computation of one hour, so the hours and versions match pairwise.
+    rolled: rolled.length > 0 ? 'hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}' : null,
+    live: liveRanges.length > 0 ? rangesSql(params, 'live', liveRanges) : null,
+  };
 }
 
 /** The hours of the list that the window's hours include. */
-export function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, hours: readonly RolledUpHour[]): RolledUpHour[] {
+function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, hours: readonly RolledUpHour[]): RolledUpHour[] {
   const first = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS;
   return hours.filter((h) => h.hourMs >= first && h.hourMs < filter.endTimeMs);
 }
@@ -74,7 +94,7 @@ export function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
  * The span ranges of the window's hours that `include` picks: each hour with `marginMs`
  * either side, clipped to the window widened by the margin, adjoining ones merged.
  */
-export function hourRanges(
+function hourRanges(
   filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
   include: (hourStartMs: number) => boolean,
   marginMs: number,
@@ -94,7 +114,7 @@ export function hourRanges(
 }
 
 /** Ranges of start_time as one condition, their bounds as parameters named after `name`. */
-export function rangesSql(params: Record<string, unknown>, name: string, ranges: Array<[number, number]>): string {
+function rangesSql(params: Record<string, unknown>, name: string, ranges: Array<[number, number]>): string {
   const parts = ranges.map(([from, to], i) => {
     params[`${name}From${i}`] = msToDateTimeParam(from);
     params[`${name}To${i}`] = msToDateTimeParam(to);
