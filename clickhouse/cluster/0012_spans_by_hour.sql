@@ -78,25 +78,9 @@ ORDER BY (project_id, toStartOfHour(start_time), trace_id, span_id);
 CREATE TABLE spans_by_hour ON CLUSTER {cluster} AS spans_local_by_hour
 ENGINE = Distributed({cluster}, currentDatabase(), spans_local_by_hour, cityHash64(project_id, trace_id));
 
-INSERT INTO spans_by_hour
-(
-    project_id, trace_id, span_id, parent_span_id, name, kind, span_type, start_time,
-    end_time, duration_ms, status, status_message, service_name, environment, platform,
-    scope_name, scope_version, agent_name, model, provider, input, output, input_tokens,
-    output_tokens, total_tokens, cached_input_tokens, reasoning_tokens, cost, cost_source,
-    session_id, user_id, tool_name, tool_arguments, tool_call_id, time_to_first_token_ms,
-    attributes, attribute_refs, resource_attributes, events, links, quality_flags,
-    masked_rules, dimensions, ingested_at
-)
-SELECT
-    project_id, trace_id, span_id, parent_span_id, name, kind, span_type, start_time,
-    end_time, duration_ms, status, status_message, service_name, environment, platform,
-    scope_name, scope_version, agent_name, model, provider, input, output, input_tokens,
-    output_tokens, total_tokens, cached_input_tokens, reasoning_tokens, cost, cost_source,
-    session_id, user_id, tool_name, tool_arguments, tool_call_id, time_to_first_token_ms,
-    attributes, attribute_refs, resource_attributes, events, links, quality_flags,
-    masked_rules, dimensions, ingested_at
-FROM spans
+-- The same columns in the same order as spans: * leaves out the materialized previews,
+-- which the new table computes again.
+INSERT INTO spans_by_hour SELECT * FROM spans
 SETTINGS insert_distributed_sync = 1;
 
 EXCHANGE TABLES spans_local AND spans_local_by_hour ON CLUSTER {cluster};
@@ -105,25 +89,7 @@ EXCHANGE TABLES spans_local AND spans_local_by_hour ON CLUSTER {cluster};
 -- last ten minutes of ingest again (ingested_at is set when a span is received, so a
 -- queued span can be written later than that; copies collapse like replayed spans, and
 -- the hours they fall in are rolled up again).
-INSERT INTO spans
-(
-    project_id, trace_id, span_id, parent_span_id, name, kind, span_type, start_time,
-    end_time, duration_ms, status, status_message, service_name, environment, platform,
-    scope_name, scope_version, agent_name, model, provider, input, output, input_tokens,
-    output_tokens, total_tokens, cached_input_tokens, reasoning_tokens, cost, cost_source,
-    session_id, user_id, tool_name, tool_arguments, tool_call_id, time_to_first_token_ms,
-    attributes, attribute_refs, resource_attributes, events, links, quality_flags,
-    masked_rules, dimensions, ingested_at
-)
-SELECT
-    project_id, trace_id, span_id, parent_span_id, name, kind, span_type, start_time,
-    end_time, duration_ms, status, status_message, service_name, environment, platform,
-    scope_name, scope_version, agent_name, model, provider, input, output, input_tokens,
-    output_tokens, total_tokens, cached_input_tokens, reasoning_tokens, cost, cost_source,
-    session_id, user_id, tool_name, tool_arguments, tool_call_id, time_to_first_token_ms,
-    attributes, attribute_refs, resource_attributes, events, links, quality_flags,
-    masked_rules, dimensions, ingested_at
-FROM spans_by_hour
+INSERT INTO spans SELECT * FROM spans_by_hour
 WHERE ingested_at >= (SELECT toInt64(max(ingested_at)) FROM spans) - 600000
 SETTINGS insert_distributed_sync = 1;
 
