@@ -184,7 +184,6 @@ export interface TraceFlagsRow {
   computedAtMs: number;
 }
 
-
 /** Writes (or replaces) the flags of traces. */
 export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlagsRow[]): Promise<void> {
   if (rows.length === 0) return;
