@@ -18,6 +18,8 @@ const PROJECTS = 4;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 /** Exports of the whole dataset timed (each next to its bare statements); the first one, recording them, is not. */
 const EXPORT_RUNS = 3;
+/** Only the cases whose name matches this (e.g. `list page`, `export`); all when unset. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DAY = 86_400_000;
 /** Set: the dataset is written there once and reused by later runs (their figures then skip the write). */
 const KEEP_DIR = process.env.BENCH_DATA_DIR;
@@ -150,12 +152,13 @@ async function main() {
     ];
     const sql = sqlRecorder(storage.client);
     console.log('case | target | API median ms | bare SQL median ms (statements) | overhead');
-    for (const [name, target, path] of cases) {
+    for (const [name, target, path] of cases.filter(([name]) => !ONLY || ONLY.test(name))) {
       await api(path); // caches warm (the key, project settings): their lookups are not the call's statements
       const statements = await sql.record(() => api(path));
       const [apiMs, bareMs] = await timeBoth(() => api(path), () => sql.replay(statements));
       console.log(`${name} | ${target} | ${apiMs.toFixed(1)} | ${bareMs.toFixed(1)} (${statements.length}) | ${(((apiMs - bareMs) / bareMs) * 100).toFixed(0)}%`);
     }
+    if (ONLY && !ONLY.test('export')) return;
     // Export rate: the project's traces as JSON Lines, RSS sampled while streaming, taking
     // turns with the same statements bare (one after the other); medians of EXPORT_RUNS each.
     const rss0 = process.memoryUsage.rss();

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordsOfChosenTraces } from '../packages/storage/src/chosen-traces.ts';
+import { msToDateTimeParam } from '../packages/storage/src/sql-values.ts';
 import { readJson, type Page, type SpanNode, type TraceDetail, type TraceListItem } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
-// The trace detail computes a trace's figures from its spans (trace-figures.ts), the list
-// with the engine (TRACE_FIGURES_SQL). These traces take each branch of those rules; both
-// answers must agree on every one.
+// A trace's figures are computed two ways: from its spans (trace-figures.ts: the detail,
+// and list pages of few spans) and by the engine (TRACE_FIGURES_SQL: summaries, sessions,
+// list pages of big traces). These traces take each branch of those rules; every answer
+// must agree on every one.
 let svc: TestService;
 const NOW_NS = BigInt(Date.now() - 10 * 60_000) * 1_000_000n;
 const id = (n: number) => n.toString(16).padStart(32, '0');
@@ -128,6 +131,23 @@ describe('GET /traces/{traceId}', () => {
       // Costs are sums of floating-point numbers, added in whatever order each side reads them.
       expect({ ...detail, cost: 0 }, trace.id).toEqual({ ...row, cost: 0 });
       expect(detail.cost, trace.id).toBeCloseTo(row!.cost, 12);
+    }
+  });
+
+  it('gives the figures the engine computes, for every branch of the rules', async () => {
+    // Chosen as a list chooses them, over a span range that holds all their spans.
+    const chosen = TRACES.map((t) => ({ trace_id: t.id, trace_start_ns: '0', trace_end_ns: String(NOW_NS * 2n), span_count: '1' }));
+    const read = (figuredHereUpTo: number) =>
+      recordsOfChosenTraces(svc.service.storage, 'default', chosen, msToDateTimeParam(Date.now() + 3_600_000), 'whole', figuredHereUpTo);
+    const [byEngine, here] = await Promise.all([read(0), read(Infinity)]);
+    expect(byEngine.size).toBe(TRACES.length);
+    for (const trace of TRACES) {
+      const res = await svc.api(`/api/v1/traces/${trace.id}`);
+      const { spans: _spans, flagDetails: _details, projectId: _project, ...detail } = await readJson<TraceDetail>(res);
+      const engine = byEngine.get(trace.id)!;
+      expect({ ...engine, cost: 0 }, trace.id).toEqual({ ...detail, cost: 0 });
+      expect(engine.cost, trace.id).toBeCloseTo(detail.cost, 12);
+      expect(here.get(trace.id), trace.id).toEqual(detail);
     }
   });
 

@@ -3,7 +3,7 @@ import type { Storage } from './client.ts';
 import type { EvaluationItem } from './evaluator-items.ts';
 import { nanosToIso } from './sql-values.ts';
 import { TRACE_COLUMNS_SQL, type TraceAggregateRow } from './trace-aggregate.ts';
-import { traceRecordFromRow, type TraceRecord } from './traces.ts';
+import { traceRecordFromRow, type TraceRecord } from './trace-record.ts';
 
 /** Traces of a session an evaluator reads, oldest first; a longer session is judged on its first ones. */
 export const MAX_CONTEXT_TRACES = 50;

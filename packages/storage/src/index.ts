@@ -2,8 +2,11 @@ export { isStorageUnavailable, openStorage, StorageUnavailableError } from './cl
 export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
-export { STORED_PREVIEW_CHARS, TRACE_RECORD_FIELDS, TRACE_SORT_FIELDS, listTraces, listTracesInWindow } from './traces.ts';
-export type { TraceRecord, TraceCursor, TracePage, TracePageRequest, TraceSortField } from './traces.ts';
+export { TRACE_SORT_FIELDS, listTraces, listTracesInWindow } from './traces.ts';
+export { TRACE_RECORD_FIELDS } from './trace-record.ts';
+export { STORED_PREVIEW_CHARS } from './chosen-traces.ts';
+export type { TraceCursor, TracePage, TracePageRequest, TraceSortField } from './traces.ts';
+export type { TraceRecord } from './trace-record.ts';
 export { getSpanDetail } from './spans.ts';
 export { getTraceWithSpans } from './trace-detail.ts';
 export type { SpanSummary, SpanDetail, SpanEvent } from './spans.ts';

@@ -3,7 +3,7 @@ import { listScores, type ScoreRecord } from './scores.ts';
 import { nanosToDateTimeValue, nanosToIso } from './sql-values.ts';
 import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from './trace-aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
-import { traceRecordFromRow, type TraceRecord } from './traces.ts';
+import { traceRecordFromRow, type TraceRecord } from './trace-record.ts';
 
 /**
  * Sessions are the traces that share a session id, aggregated at query time from the

@@ -14,8 +14,7 @@
 /** Span types that call a model; traceFiguresOfSpans (trace-figures.ts) reads the same list. */
 export const MODEL_SPAN_TYPES = ['llm', 'embedding'] as const;
 const MODEL_SPAN = `span_type IN (${MODEL_SPAN_TYPES.map((t) => `'${t}'`).join(', ')})`;
-const usage = (column: string, alias: string) =>
-  `if(countIf(${MODEL_SPAN}) > 0, sumIf(${column}, ${MODEL_SPAN}), sum(${column})) AS ${alias}`;
+const usage = (column: string) => `if(countIf(${MODEL_SPAN}) > 0, sumIf(${column}, ${MODEL_SPAN}), sum(${column}))`;
 
 /**
  * A column's value on the trace's root span (the earliest span without a parent), or on
@@ -29,36 +28,61 @@ export function rootValueSql(column: string): string {
 }
 
 /** The trace's cost alone (as `trace_cost`), for scans that need nothing else of the trace. */
-export const TRACE_COST_SQL = usage('cost', 'trace_cost');
+export const TRACE_COST_SQL = `${usage('cost')} AS trace_cost`;
 
-export const TRACE_FIGURES_SQL = `
-    trace_id,
-    min(start_time) AS trace_start,
-    max(end_time) AS trace_end,
-    dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
-    ${rootValueSql('name')} AS trace_name,
-    count() AS span_count,
-    countIf(status = 'error') AS error_count,
-    multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
-    ${usage('input_tokens', 'trace_input_tokens')},
-    ${usage('output_tokens', 'trace_output_tokens')},
-    ${usage('total_tokens', 'trace_total_tokens')},
-    ${usage('cached_input_tokens', 'trace_cached_input_tokens')},
-    ${usage('reasoning_tokens', 'trace_reasoning_tokens')},
-    ${TRACE_COST_SQL},
-    anyIf(session_id, session_id != '') AS trace_session_id,
-    anyIf(user_id, user_id != '') AS trace_user_id,
-    anyIf(environment, environment != '') AS trace_environment,
-    anyIf(service_name, service_name != '') AS trace_service_name,
-    anyIf(platform, platform != '') AS trace_platform,
-    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
-    countIf(notEmpty(quality_flags)) AS flagged_span_count,
-    countIf(notEmpty(masked_rules)) AS masked_span_count,
-    toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
-    toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns`;
+/**
+ * Each trace figure by name, as an aggregate over the trace's spans. A figure may use
+ * another by its name (the engine resolves aliases); traceFiguresSql adds those it needs.
+ */
+const TRACE_FIGURES: Record<string, string> = {
+  trace_start: 'min(start_time)',
+  trace_end: 'max(end_time)',
+  trace_duration_ms: "dateDiff('microsecond', trace_start, trace_end) / 1000",
+  trace_name: rootValueSql('name'),
+  span_count: 'count()',
+  error_count: "countIf(status = 'error')",
+  trace_status: "multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset')",
+  trace_input_tokens: usage('input_tokens'),
+  trace_output_tokens: usage('output_tokens'),
+  trace_total_tokens: usage('total_tokens'),
+  trace_cached_input_tokens: usage('cached_input_tokens'),
+  trace_reasoning_tokens: usage('reasoning_tokens'),
+  trace_cost: usage('cost'),
+  trace_session_id: "anyIf(session_id, session_id != '')",
+  trace_user_id: "anyIf(user_id, user_id != '')",
+  trace_environment: "anyIf(environment, environment != '')",
+  trace_service_name: "anyIf(service_name, service_name != '')",
+  trace_platform: "anyIf(platform, platform != '')",
+  trace_models: "arraySort(groupUniqArrayIf(model, model != ''))",
+  flagged_span_count: 'countIf(notEmpty(quality_flags))',
+  masked_span_count: 'countIf(notEmpty(masked_rules))',
+  trace_start_ns: 'toString(toUnixTimestamp64Nano(trace_start))',
+  trace_end_ns: 'toString(toUnixTimestamp64Nano(trace_end))',
+  // Spans per masking rule that changed them (rule -> count), summed over traces by sumMap.
+  trace_masked_rules: "sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)'))",
+};
 
-/** Spans per masking rule that changed them (rule -> count), summed over traces by sumMap. */
-const TRACE_MASKED_RULES_SQL = `sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules`;
+/**
+ * The select list of `trace_id` and the given figures, with the figures they are computed
+ * from. Planning an aggregate costs the engine even when an outer query drops its column
+ * (the whole list takes ~20 ms to parse, analyse and plan), so a query that needs only a
+ * few figures asks for only those.
+ */
+export function traceFiguresSql(columns: readonly string[]): string {
+  const wanted = new Set<string>();
+  const add = (column: string) => {
+    const sql = TRACE_FIGURES[column];
+    if (sql === undefined || wanted.has(column)) return;
+    for (const other of Object.keys(TRACE_FIGURES)) if (new RegExp(`\\b${other}\\b`).test(sql)) add(other);
+    wanted.add(column);
+  };
+  columns.forEach(add);
+  // In the table's order, so a figure comes after those it names (aliases need not, but it reads better).
+  return ['trace_id', ...Object.keys(TRACE_FIGURES).filter((c) => wanted.has(c)).map((c) => `${TRACE_FIGURES[c]} AS ${c}`)].join(',\n    ');
+}
+
+
+export const TRACE_FIGURES_SQL = traceFiguresSql(Object.keys(TRACE_FIGURES).filter((c) => c !== 'trace_masked_rules'));
 
 /**
  * The figures of a trace row that trace_rollups keeps (migration 0011), in its order: the
@@ -71,13 +95,19 @@ export const TRACE_ROLLUP_COLUMNS = [
   'trace_cost', 'trace_session_id', 'trace_user_id', 'trace_environment', 'trace_service_name', 'trace_platform',
   'trace_models', 'flagged_span_count', 'masked_span_count', 'trace_masked_rules',
 ] as const;
+export type TraceRollupColumn = (typeof TRACE_ROLLUP_COLUMNS)[number];
+
+/** The columns of TRACE_ROLLUP_COLUMNS that conditions name (besides trace_id). */
+export function figuresNamedIn(conditions: readonly string[]): TraceRollupColumn[] {
+  const text = conditions.join(' ');
+  return TRACE_ROLLUP_COLUMNS.filter((c) => c !== 'trace_id' && new RegExp(`\\b${c}\\b`).test(text));
+}
 
 /** The root's input and output, as TRACE_TEXT_SQL names them. */
 export const TRACE_TEXT_COLUMNS = ['trace_input', 'trace_output'] as const;
 
-/** Aggregates spans into rows of TRACE_ROLLUP_COLUMNS (and a few derived ones). */
-export const TRACE_ROLLUP_SQL = `${TRACE_FIGURES_SQL},
-    ${TRACE_MASKED_RULES_SQL}`;
+/** Aggregates spans into rows of TRACE_ROLLUP_COLUMNS. */
+export const TRACE_ROLLUP_SQL = traceFiguresSql(TRACE_ROLLUP_COLUMNS);
 
 /**
  * The root's input and output text. Kept apart from the figures: these columns are the

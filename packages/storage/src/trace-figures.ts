@@ -1,17 +1,60 @@
+import { positionalRows } from './positional-rows.ts';
 import { nanosToIso } from './sql-values.ts';
-import type { SpanSummaryRow } from './spans.ts';
+import { SPAN_SUMMARY_COLUMNS, type SpanSummaryRow } from './spans.ts';
 import { MODEL_SPAN_TYPES } from './trace-aggregate.ts';
-import type { TraceRecord } from './traces.ts';
+import type { TraceRecord } from './trace-record.ts';
 
-/** What the figures read of a span: its summary row and the trace-level values it carries. */
-export interface FigureSpanRow extends SpanSummaryRow {
+/** The columns the figures read of each span: row field → SQL expression. */
+const FIGURE_SPAN_COLUMNS = {
+  parent_span_id: SPAN_SUMMARY_COLUMNS.parent_span_id,
+  name: SPAN_SUMMARY_COLUMNS.name,
+  span_type: SPAN_SUMMARY_COLUMNS.span_type,
+  start_ns: SPAN_SUMMARY_COLUMNS.start_ns,
+  end_ns: SPAN_SUMMARY_COLUMNS.end_ns,
+  status: SPAN_SUMMARY_COLUMNS.status,
+  service_name: SPAN_SUMMARY_COLUMNS.service_name,
+  model: SPAN_SUMMARY_COLUMNS.model,
+  input_tokens: SPAN_SUMMARY_COLUMNS.input_tokens,
+  output_tokens: SPAN_SUMMARY_COLUMNS.output_tokens,
+  total_tokens: SPAN_SUMMARY_COLUMNS.total_tokens,
+  cached_input_tokens: SPAN_SUMMARY_COLUMNS.cached_input_tokens,
+  reasoning_tokens: SPAN_SUMMARY_COLUMNS.reasoning_tokens,
+  cost: SPAN_SUMMARY_COLUMNS.cost,
+  quality_flags: SPAN_SUMMARY_COLUMNS.quality_flags,
+  masked_rules: SPAN_SUMMARY_COLUMNS.masked_rules,
+  session_id: 'session_id',
+  user_id: 'user_id',
+  environment: 'environment',
+  platform: 'platform',
+} as const;
+
+/** What the figures read of a span. */
+export type FigureSpanRow = Pick<SpanSummaryRow, Exclude<keyof typeof FIGURE_SPAN_COLUMNS, 'session_id' | 'user_id' | 'environment' | 'platform'>> & {
   session_id: string;
   user_id: string;
   environment: string;
   platform: string;
-}
+};
 
 export type TraceFigures = Omit<TraceRecord, 'input' | 'output'>;
+
+/**
+ * A trace's spans, reading the given columns (row field → SQL expression), as an aggregate
+ * of tuples in (start time, span id) order, and the reader of those tuples as rows. Tuples
+ * sort by their first elements, which are those two; the reader skips them.
+ */
+export function spanTuples<Row>(columns: Record<keyof Row & string, string>) {
+  return {
+    sql: `arraySort(groupArray(tuple(start_time, span_id, ${Object.values(columns).join(', ')})))`,
+    rowOf: positionalRows<Row>(Object.keys(columns) as (keyof Row & string)[], 2),
+  };
+}
+
+/** The spans as the figures read them (for lists, which show no spans). */
+export const FIGURE_SPAN_TUPLES = spanTuples<FigureSpanRow>(FIGURE_SPAN_COLUMNS);
+
+/** The spans as the figures and a trace's tree read them. */
+export const SUMMARY_SPAN_TUPLES = spanTuples<FigureSpanRow & SpanSummaryRow>({ ...SPAN_SUMMARY_COLUMNS, ...FIGURE_SPAN_COLUMNS });
 
 const MODEL_SPAN = new Set<string>(MODEL_SPAN_TYPES);
 

@@ -213,6 +213,15 @@ export const TRACE_FLAGS_OF_TRACE_SQL = `(
   SELECT groupArray((flags, details)) FROM trace_flags FINAL
   WHERE project_id = {projectId:String} AND trace_id = {traceId:String})`;
 
+/**
+ * The flags of each of the traces `{chosenIds}` in a query that groups their spans by
+ * trace_id: an empty list until the row's trace has been judged, else [flags]. The flags
+ * rows are read once, by a scalar subquery; each row picks its own.
+ */
+export const TRACE_FLAGS_OF_CHOSEN_SQL = `arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
+  SELECT groupArray((trace_id, flags)) FROM trace_flags FINAL
+  WHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)})))`;
+
 /** The flags from TRACE_FLAGS_OF_TRACE_SQL's answer. */
 export function judgedFlags(rows: ReadonlyArray<readonly [string[], string]>): JudgedFlags {
   const [row] = rows;

@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { msToDateTimeParam } from './sql-values.ts';
-import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './trace-aggregate.ts';
+import { TRACE_ROLLUP_COLUMNS, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL, traceFiguresSql, type TraceRollupColumn } from './trace-aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './trace-filter.ts';
 import { HOUR_MS, exactRollupHours, type RolledUpHour } from './trace-rollups.ts';
 
@@ -16,6 +16,8 @@ const SHORT_MS = 2 * 3_600_000;
  * adds go into `sql.params`.
  */
 export interface TraceRowsOptions {
+  /** The figures wanted (always with trace_id); all that rollups keep when absent. */
+  columns?: readonly TraceRollupColumn[];
   texts?: boolean;
   /**
    * The exact rolled-up hours, already asked for a wider window (an export asks once for
@@ -25,7 +27,9 @@ export interface TraceRowsOptions {
 }
 
 export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
-  const columns = [...TRACE_ROLLUP_COLUMNS, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])].join(', ');
+  // trace_start places a live trace in its hour (below).
+  const figures = opts.columns ? ['trace_start' as const, ...opts.columns] : TRACE_ROLLUP_COLUMNS;
+  const columns = [...new Set(['trace_id', ...figures, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])])].join(', ');
   // PREWHERE filters rows before FINAL merges them (and before the heavy columns are read):
   // right here because the conditions look at project, start time and trace id only, which
   // every copy of a span shares (a replay repeats the span). ClickHouse does not move
@@ -33,7 +37,7 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
   const live = (window: string) => `
     SELECT ${columns}
     FROM (
-      SELECT ${TRACE_ROLLUP_SQL}${opts.texts ? `, ${TRACE_TEXT_SQL}` : ''}
+      SELECT ${traceFiguresSql(figures)}${opts.texts ? `, ${TRACE_TEXT_SQL}` : ''}
       FROM spans FINAL
       PREWHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id

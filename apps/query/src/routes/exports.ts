@@ -143,7 +143,7 @@ async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: nu
   const rollups = await exactRollupHours(storage, filter.projectId, filter);
   for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity }, rollups)) {
     const figures = keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
-      const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, withoutTexts: true });
+      const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, texts: 'none' });
       return { rows: page.traces, next: page.next };
     }, EXPORT_SLICE_BUDGET.maxTraces);
     for await (const traces of figures) {

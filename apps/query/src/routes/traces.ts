@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { QUERY_FIELDS, STORED_PREVIEW_CHARS, flagsOfTraces, getSpanDetail, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
+import { QUERY_FIELDS, STORED_PREVIEW_CHARS, getSpanDetail, getTraceWithSpans, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
 import { buildSpanTree } from '../span-tree.ts';
@@ -48,12 +48,11 @@ export function traceRoutes(deps: TraceRouteDeps) {
       order: page.sortOrder,
       after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
       // A list shows previews (the length storage keeps apart); the trace itself has the whole text.
-      textPreviewChars: STORED_PREVIEW_CHARS,
+      texts: { previewChars: STORED_PREVIEW_CHARS },
     });
-    const flags = await flagsOfTraces(deps.storage, filter.projectId, result.traces.map((t) => t.traceId));
     return c.json({
       // flags: null until the trace has gone quiet and been judged.
-      data: result.traces.map((t) => ({ projectId: filter.projectId, ...t, flags: flags.get(t.traceId) ?? null })),
+      data: result.traces.map((t) => ({ projectId: filter.projectId, ...t })),
       nextCursor: result.next ? encodeCursor(page, { ...result.next }) : null,
     });
   });
