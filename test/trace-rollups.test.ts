@@ -260,4 +260,17 @@ describe('trace rollups', () => {
     expect(Number(row?.versions)).toBeGreaterThan(0);
     expect(Number(row?.versions)).toBeLessThanOrEqual(2);
   });
+
+  it('exports a rolled-up hour in start order, though its ids sort the other way', async () => {
+    // Ids in the reverse of their start order: rollups are stored by start within an hour.
+    const hour = DAY_A + 20 * HOUR;
+    const ids = ['e3', 'e2', 'e1'].map((p) => p.repeat(16));
+    await send(ids.flatMap((id, i) => spansOf({ id, startMs: hour + (i + 1) * 60_000, env: 'prod' })));
+    await eventually(async () => ((await rolledUpVersions()).has(hour) ? true : undefined));
+    const window = `startTime=${new Date(hour).toISOString()}&endTime=${new Date(hour + 3 * HOUR).toISOString()}`;
+    const res = await svc.api(`/api/v1/traces/export?format=jsonl&${window}`);
+    expect(res.status).toBe(200);
+    const exportedIds = (await res.text()).trim().split('\n').map((line) => (JSON.parse(line) as { traceId: string }).traceId);
+    expect(exportedIds).toEqual(ids);
+  });
 });

@@ -24,18 +24,26 @@ export interface TraceRowsOptions {
    * all its slices); only those within this window are used.
    */
   rollups?: readonly RolledUpHour[];
+  /**
+   * Also `hour` and `version` (0 for traces aggregated from spans). Ordered by (hour,
+   * version, trace_start, trace_id), the rows are in start order (a trace's hour is that
+   * of its start, and an hour's rows share one version), which is how trace_rollups stores
+   * them: the engine then streams rolled-up hours as stored instead of sorting them.
+   */
+  storedOrder?: boolean;
 }
 
 export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
   // trace_start places a live trace in its hour (below).
   const figures = opts.columns ? ['trace_start' as const, ...opts.columns] : TRACE_ROLLUP_COLUMNS;
   const columns = [...new Set(['trace_id', ...figures, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])])].join(', ');
+  const order = (hour: string, version: string) => (opts.storedOrder ? `${hour}, ${version}, ` : '');
   // PREWHERE filters rows before FINAL merges them (and before the heavy columns are read):
   // right here because the conditions look at project, start time and trace id only, which
   // every copy of a span shares (a replay repeats the span). ClickHouse does not move
   // conditions to PREWHERE by itself under FINAL; this took a fifth off a page's figures.
   const live = (window: string) => `
-    SELECT ${columns}
+    SELECT ${order('toStartOfHour(trace_start) AS hour', 'toUInt64(0) AS version')}${columns}
     FROM (
       SELECT ${traceFiguresSql(figures)}${opts.texts ? `, ${TRACE_TEXT_SQL}` : ''}
       FROM spans FINAL
@@ -51,7 +59,7 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
   const split = splitByRollups(filter, known, TRACE_SPAN_MARGIN_MS, sql.params);
   if (!split.rolled) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
   const fromRollups = `
-    SELECT ${columns}
+    SELECT ${order('hour', 'version')}${columns}
     FROM trace_rollups
     WHERE ${['project_id = {projectId:String}', split.rolled, ...sql.traceIdConditions].join(' AND ')}`;
   if (!split.live) return fromRollups;
