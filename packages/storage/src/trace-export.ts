@@ -13,11 +13,12 @@ import { splitByRollups, traceRowsSql } from './trace-rows.ts';
  */
 
 /**
- * How a column is written: text (formula-escaped in CSV), text or null, a list, a count
- * (an integer), a float (null in JSON when not finite), or plain text that never needs
- * escaping of any kind (ids, enumerations, ISO 8601 times).
+ * How a column is written: text (formula-escaped in CSV), long text (the same, checked
+ * before JSON escaping: see jsonValueSql), text or null, a list, a count (an integer), a
+ * float (null in JSON when not finite), or plain text that never needs escaping of any
+ * kind (ids, enumerations, ISO 8601 times).
  */
-type ColumnKind = 'text' | 'nullableText' | 'list' | 'count' | 'float' | 'plain';
+type ColumnKind = 'text' | 'longText' | 'nullableText' | 'list' | 'count' | 'float' | 'plain';
 
 const isoTime = (column: string) => `concat(replaceOne(toString(${column}), ' ', 'T'), 'Z')`;
 
@@ -45,8 +46,8 @@ const TRACE_EXPORT_SQL = {
   models: ['trace_models', 'list'],
   flaggedSpanCount: ['flagged_span_count', 'count'],
   maskedSpanCount: ['masked_span_count', 'count'],
-  input: ['trace_input', 'text'],
-  output: ['trace_output', 'text'],
+  input: ['trace_input', 'longText'],
+  output: ['trace_output', 'longText'],
 } as const satisfies Record<string, readonly [string, ColumnKind]>;
 
 export type TraceExportColumn = keyof typeof TRACE_EXPORT_SQL;
@@ -66,12 +67,12 @@ function csvCellSql(sql: string, kind: ColumnKind): string {
 const JSON_ESCAPED_CHARACTER = String.raw`'[[:cntrl:]"\\\\]'`;
 
 /**
- * A value as JSON text. Text with nothing to escape (nearly all of it) is quoted as it
- * is; only the rest goes through the engine's JSON escaping, which reads a byte at a time
- * and took most of an export's time on large inputs.
+ * A value as JSON text. Long text with nothing to escape (nearly all of it) is quoted as
+ * it is; only the rest goes through the engine's JSON escaping, which reads a byte at a
+ * time and took most of an export's time on large inputs. Short text is escaped at once:
+ * checking it first cost more than escaping it.
  */
 function jsonValueSql(sql: string, kind: ColumnKind): string {
-  const string = (text: string) => `if(match(${text}, ${JSON_ESCAPED_CHARACTER}), toJSONString(${text}), concat('"', ${text}, '"'))`;
   switch (kind) {
     case 'count':
       return `toString(${sql})`;
@@ -82,9 +83,11 @@ function jsonValueSql(sql: string, kind: ColumnKind): string {
     case 'list':
       return `toJSONString(${sql})`;
     case 'nullableText':
-      return `if(${sql} = '', 'null', ${string(sql)})`;
+      return `if(${sql} = '', 'null', toJSONString(${sql}))`;
     case 'text':
-      return string(sql);
+      return `toJSONString(${sql})`;
+    case 'longText':
+      return `if(match(${sql}, ${JSON_ESCAPED_CHARACTER}), toJSONString(${sql}), concat('"', ${sql}, '"'))`;
   }
 }
 
