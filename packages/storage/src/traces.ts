@@ -90,11 +90,13 @@ export async function listTracesInWindow(storage: Storage, filter: TraceFilter, 
     params.afterTrace = page.after.traceId;
   }
   const direction = page.order === 'desc' ? 'DESC' : 'ASC';
-  const columns = [...new Set<TraceRollupColumn>(['trace_start', 'trace_end', 'span_count', sort.column, ...figuresNamedIn(conditions)])];
+  // A chosen trace's id, times and span count (ChosenTrace), and the value it is sorted by.
+  const chosenColumns = [...new Set<TraceRollupColumn>(['trace_id', 'span_count', sort.column])].filter((c) => c !== 'trace_start');
+  const columns = [...new Set<TraceRollupColumn>(['trace_start', 'trace_end', ...chosenColumns, ...figuresNamedIn(conditions)])];
   const traceRows = await traceRowsSql(storage, filter, sql, { columns, texts: conditionsNeedTexts(conditions) });
   const result = await storage.client.query({
     query: `
-      SELECT ${columns.filter((c) => c !== 'trace_start' && c !== 'trace_end').join(', ')}, trace_id,
+      SELECT ${chosenColumns.join(', ')},
         toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns, toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns
       FROM (${traceRows})
       WHERE ${conditions.join(' AND ')}
