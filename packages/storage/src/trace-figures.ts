@@ -4,7 +4,20 @@ import { SPAN_SUMMARY_COLUMNS, type SpanSummaryRow } from './spans.ts';
 import { MODEL_SPAN_TYPES } from './trace-aggregate.ts';
 import type { TraceRecord } from './trace-record.ts';
 
-/** The columns the figures read of each span: row field → SQL expression. */
+/** What the figures read of a span: part of its summary row, and the trace-level values it carries. */
+export interface FigureSpanRow
+  extends Pick<
+    SpanSummaryRow,
+    | 'parent_span_id' | 'name' | 'span_type' | 'start_ns' | 'end_ns' | 'status' | 'service_name' | 'model' | 'input_tokens'
+    | 'output_tokens' | 'total_tokens' | 'cached_input_tokens' | 'reasoning_tokens' | 'cost' | 'quality_flags' | 'masked_rules'
+  > {
+  session_id: string;
+  user_id: string;
+  environment: string;
+  platform: string;
+}
+
+/** The columns of FigureSpanRow: row field → SQL expression (a summary field's as the summary reads it). */
 const FIGURE_SPAN_COLUMNS = {
   parent_span_id: SPAN_SUMMARY_COLUMNS.parent_span_id,
   name: SPAN_SUMMARY_COLUMNS.name,
@@ -26,15 +39,7 @@ const FIGURE_SPAN_COLUMNS = {
   user_id: 'user_id',
   environment: 'environment',
   platform: 'platform',
-} as const;
-
-/** What the figures read of a span. */
-export type FigureSpanRow = Pick<SpanSummaryRow, Exclude<keyof typeof FIGURE_SPAN_COLUMNS, 'session_id' | 'user_id' | 'environment' | 'platform'>> & {
-  session_id: string;
-  user_id: string;
-  environment: string;
-  platform: string;
-};
+} as const satisfies Record<keyof FigureSpanRow, string>;
 
 export type TraceFigures = Omit<TraceRecord, 'input' | 'output'>;
 
