@@ -56,11 +56,15 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   // chdb implements the same Connection contract against its own copy of client-common's types.
   const client = createClient({
     connection: connection as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
-    clickhouse_settings: SESSION_SETTINGS,
   });
-  // The embedded session is one connection, so USE sticks for every later query.
+  // The embedded session is one connection, so USE and SET stick for every later query.
+  // Settings given to the client instead are sent as SET statements ahead of each query:
+  // three more statements per query, about a millisecond.
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}` });
   await client.command({ query: `USE ${settings.database}` });
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
+    await client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}` });
+  }
   return {
     client,
     engine: 'embedded',
