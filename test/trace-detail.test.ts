@@ -138,7 +138,7 @@ describe('GET /traces/{traceId}', () => {
     // Chosen as a list chooses them, over a span range that holds all their spans.
     const chosen = TRACES.map((t) => ({ trace_id: t.id, trace_start_ns: '0', trace_end_ns: String(NOW_NS * 2n), span_count: '1' }));
     const read = (figuredHereUpTo: number) =>
-      recordsOfChosenTraces(svc.service.storage, 'default', chosen, msToDateTimeParam(Date.now() + 3_600_000), 'whole', figuredHereUpTo);
+      recordsOfChosenTraces(svc.service.storage, 'default', chosen, msToDateTimeParam(Date.now() + 3_600_000), 1000, figuredHereUpTo);
     const [byEngine, here] = await Promise.all([read(0), read(Infinity)]);
     expect(byEngine.size).toBe(TRACES.length);
     for (const trace of TRACES) {

@@ -1,6 +1,6 @@
 import type { Storage } from './client.ts';
 import { nanosToDateTimeValue } from './sql-values.ts';
-import { TRACE_FIGURES_SQL, TRACE_TEXT_SQL, rootValueSql, type TraceAggregateRow } from './trace-aggregate.ts';
+import { TRACE_FIGURES_SQL, rootValueSql, type TraceAggregateRow } from './trace-aggregate.ts';
 import { FIGURE_SPAN_TUPLES, traceFiguresOfSpans } from './trace-figures.ts';
 import { TRACE_FLAGS_OF_CHOSEN_SQL } from './trace-flags.ts';
 import { traceRecordFromRow, type TraceRecord } from './trace-record.ts';
@@ -16,9 +16,6 @@ export interface ChosenTrace {
 /** A trace as lists show it: its record and its flags (null until it has been judged). */
 export type ListedTrace = TraceRecord & { flags: string[] | null };
 
-/** Which root texts a record carries: cut to previews, whole, or none. */
-export type RecordTexts = { previewChars: number } | 'whole' | 'none';
-
 /** Characters of input and output the spans table keeps apart (migration 0010), for previews. */
 export const STORED_PREVIEW_CHARS = 1000;
 
@@ -30,18 +27,19 @@ export const STORED_PREVIEW_CHARS = 1000;
 const SPANS_FIGURED_HERE = 5_000;
 
 /**
- * The records of traces chosen by a list (their figures, root texts and flags), read from their
- * spans between the earliest start and the latest end among them, and before `scanEnd`,
- * the end of the span range the list saw, so the figures are those it chose them by.
- * A map by trace id; a trace whose spans are gone meanwhile is missing. `figuredHereUpTo`
- * moves the line between the two ways of computing figures (tests hold them equal).
+ * The records of traces chosen by a list (their figures, the first `previewChars` characters
+ * of their root's input and output, and their flags), read from their spans between the
+ * earliest start and the latest end among them, and before `scanEnd`, the end of the span
+ * range the list saw, so the figures are those it chose them by. A map by trace id; a
+ * trace whose spans are gone meanwhile is missing. `figuredHereUpTo` moves the line
+ * between the two ways of computing figures (tests hold them equal).
  */
 export async function recordsOfChosenTraces(
   storage: Storage,
   projectId: string,
   chosen: readonly ChosenTrace[],
   scanEnd: string,
-  texts: RecordTexts,
+  previewChars: number,
   figuredHereUpTo = SPANS_FIGURED_HERE,
 ): Promise<Map<string, ListedTrace>> {
   if (chosen.length === 0) return new Map();
@@ -53,13 +51,15 @@ export async function recordsOfChosenTraces(
     if (BigInt(t.trace_end_ns) > BigInt(to)) to = t.trace_end_ns;
     spans += Number(t.span_count);
   }
-  const textSql = textColumnsSql(texts);
+  // A preview no longer than the stored one is cut from it, never from the whole text.
+  const text = (column: string) =>
+    `leftUTF8(${rootValueSql(previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column)}, {previewChars:UInt32}) AS trace_${column}`;
   const here = spans <= figuredHereUpTo;
   // PREWHERE before FINAL holds for key columns (see trace-rows.ts).
   const result = await storage.client.query({
     query: `
-      SELECT ${here ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL}${textSql ? `, ${textSql}` : ''},
-        ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists
+      SELECT ${here ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL},
+        ${text('input')}, ${text('output')}, ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
         AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
@@ -70,17 +70,13 @@ export async function recordsOfChosenTraces(
       chosenFrom: nanosToDateTimeValue(from),
       chosenTo: nanosToDateTimeValue(to),
       scanEnd,
-      ...(typeof texts === 'object' ? { previewChars: texts.previewChars } : {}),
+      previewChars,
     },
     format: 'JSONEachRow',
   });
   type Row = TraceAggregateRow & { trace_span_rows: unknown[][]; trace_flag_lists: string[][] };
   const rows = await result.json<Row>();
-  const rest = (row: Row) => ({
-    input: textSql ? row.trace_input : '',
-    output: textSql ? row.trace_output : '',
-    flags: row.trace_flag_lists[0] ?? null,
-  });
+  const rest = (row: Row) => ({ input: row.trace_input, output: row.trace_output, flags: row.trace_flag_lists[0] ?? null });
   return new Map(
     rows.map((row) => [
       row.trace_id,
@@ -89,13 +85,4 @@ export async function recordsOfChosenTraces(
         : { ...traceRecordFromRow(row), ...rest(row) },
     ]),
   );
-}
-
-function textColumnsSql(texts: RecordTexts): string | null {
-  if (texts === 'none') return null;
-  if (texts === 'whole') return TRACE_TEXT_SQL;
-  // A preview no longer than the stored one is cut from it, never from the whole text.
-  const source = (column: string) => (texts.previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column);
-  return `leftUTF8(${rootValueSql(source('input'))}, {previewChars:UInt32}) AS trace_input,
-         leftUTF8(${rootValueSql(source('output'))}, {previewChars:UInt32}) AS trace_output`;
 }

@@ -2,7 +2,7 @@ export { isStorageUnavailable, openStorage, StorageUnavailableError } from './cl
 export type { RowFormat, Storage } from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './span-writes.ts';
-export { TRACE_SORT_FIELDS, listTraces, listTracesInWindow } from './traces.ts';
+export { TRACE_SORT_FIELDS, chooseTraces, listTraces } from './traces.ts';
 export { TRACE_RECORD_FIELDS } from './trace-record.ts';
 export { STORED_PREVIEW_CHARS } from './chosen-traces.ts';
 export type { TraceCursor, TracePage, TracePageRequest, TraceSortField } from './traces.ts';

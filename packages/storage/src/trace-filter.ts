@@ -39,6 +39,9 @@ export interface TraceFilter {
  *  the span scan looks this far around the window so trace figures are whole. */
 export const TRACE_SPAN_MARGIN_MS = 60 * 60 * 1000;
 
+/** Where the filter's span scan ends (`scanEnd` in traceFilterSql's parameters), ms since the epoch. */
+export const scanEndMs = (filter: Pick<TraceFilter, 'endTimeMs'>) => filter.endTimeMs + TRACE_SPAN_MARGIN_MS;
+
 export interface FilterSql {
   /**
    * Conditions on `spans` rows (no alias), joined with AND: the scan window, then
@@ -65,7 +68,7 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     params: {
       projectId: filter.projectId,
       scanStart: msToParam(filter.startTimeMs - TRACE_SPAN_MARGIN_MS),
-      scanEnd: msToParam(filter.endTimeMs + TRACE_SPAN_MARGIN_MS),
+      scanEnd: msToParam(scanEndMs(filter)),
       startTime: msToParam(filter.startTimeMs),
       endTime: msToParam(filter.endTimeMs),
     },

@@ -1,9 +1,9 @@
 import type { Storage } from './client.ts';
-import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace, type RecordTexts } from './chosen-traces.ts';
-import { nanosToDateTimeValue } from './sql-values.ts';
+import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen-traces.ts';
+import { msToDateTimeParam, nanosToDateTimeValue } from './sql-values.ts';
 import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type TraceRollupColumn } from './trace-aggregate.ts';
 import { traceRowsSql } from './trace-rows.ts';
-import { traceFilterSql, type TraceFilter } from './trace-filter.ts';
+import { scanEndMs, traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
 /** A trace chosen for a page, with the value it was sorted by. */
 type PageKeyRow = ChosenTrace & Partial<TraceAggregateRow>;
@@ -30,8 +30,8 @@ export interface TracePageRequest {
   sortBy: TraceSortField;
   order: 'asc' | 'desc';
   after?: TraceCursor;
-  /** The root's input and output: previews for a list, none when only the figures are wanted. */
-  texts: RecordTexts;
+  /** Characters of the root's input and output to show (previews). */
+  previewChars: number;
 }
 
 export interface TracePage {
@@ -71,13 +71,27 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
 }
 
 /**
- * One page over the filter's whole window, without narrowing it first (for callers that
- * slice the window themselves). In two steps: the page's traces are chosen by the engine
- * from only the figures the conditions and the order need, then read whole from the
- * spans of those traces alone (chosen-traces.ts). Planning every figure for the first
- * step cost more than computing the few it needs.
+ * One page over the filter's whole window, in two steps: the page's traces are chosen by
+ * the engine from only the figures the conditions and the order need (chooseTraces), then
+ * read whole from the spans of those traces alone (chosen-traces.ts). Planning every
+ * figure for the first step cost more than computing the few it needs.
  */
-export async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+  const { chosen, next } = await chooseTraces(storage, filter, page);
+  const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
+  return { traces: chosen.map((t) => records.get(t.trace_id)).filter((t): t is ListedTrace => t !== undefined), next };
+}
+
+/**
+ * The traces of one page over the filter's whole window, as the engine chooses them: their
+ * ids, times and span counts, in the page's order. All a caller needs that reads their
+ * spans itself (a span export).
+ */
+export async function chooseTraces(
+  storage: Storage,
+  filter: TraceFilter,
+  page: Omit<TracePageRequest, 'previewChars'>,
+): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
   const sql = traceFilterSql(filter);
   const sort = TRACE_SORT_FIELDS[page.sortBy];
   const conditions = [...sql.traceConditions];
@@ -106,9 +120,6 @@ export async function listTracesInWindow(storage: Storage, filter: TraceFilter, 
     format: 'JSONEachRow',
   });
   const rows = await result.json<PageKeyRow>();
-  const chosen = rows.slice(0, page.limit);
-  const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, sql.params.scanEnd as string, page.texts);
-  const traces = chosen.map((r) => records.get(r.trace_id)).filter((t): t is ListedTrace => t !== undefined);
   const last = rows[page.limit - 1];
-  return { traces, next: rows.length > page.limit && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
+  return { chosen: rows.slice(0, page.limit), next: rows.length > page.limit && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
 }

@@ -4,12 +4,12 @@ import { ApiError, parseOrThrow, projectFor, queryParams, requestIdOf, type Auth
 import type { Logger } from '@aos/log';
 import {
   EXPORT_FORMATS,
+  chooseTraces,
   exactRollupHours,
   exportTraceRows,
   finishExport,
   listExportSpans,
   listExports,
-  listTracesInWindow,
   recordExport,
   traceExportMinutes,
   type ExportFormat,
@@ -20,7 +20,6 @@ import {
   type Storage,
   type TraceCursor,
   type TraceFilter,
-  type TraceRecord,
 } from '@aos/storage';
 import { countRecords } from '../exports/count-records.ts';
 import { SPAN_EXPORT_COLUMNS, TRACE_EXPORT_COLUMNS, exportEncoding, exportWriter } from '../exports/export-format.ts';
@@ -136,18 +135,19 @@ async function exportSlices(storage: Storage, filter: TraceFilter, budget: Slice
 }
 
 /**
- * The traces of a span export: slice by slice, each slice's figures in one read (light
- * rows), then handed on a chunk at a time.
+ * The traces of a span export, as ids: slice by slice, each slice's traces chosen in start
+ * order in one read (the figures are not needed, only which traces and in what order),
+ * then handed on a chunk at a time.
  */
-async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<TraceRecord[]> {
+async function* traceIdChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<string[]> {
   const rollups = await exactRollupHours(storage, filter.projectId, filter);
   for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity }, rollups)) {
-    const figures = keysetChunks<TraceRecord, TraceCursor>(async (limit, after) => {
-      const page = await listTracesInWindow(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after, texts: 'none' });
-      return { rows: page.traces, next: page.next };
+    const pages = keysetChunks<string, TraceCursor>(async (limit, after) => {
+      const page = await chooseTraces(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after });
+      return { rows: page.chosen.map((t) => t.trace_id), next: page.next };
     }, EXPORT_SLICE_BUDGET.maxTraces);
-    for await (const traces of figures) {
-      for (let i = 0; i < traces.length; i += chunkSize) yield traces.slice(i, i + chunkSize);
+    for await (const traceIds of pages) {
+      for (let i = 0; i < traceIds.length; i += chunkSize) yield traceIds.slice(i, i + chunkSize);
     }
   }
 }
@@ -158,13 +158,12 @@ async function* traceChunks(storage: Storage, filter: TraceFilter, chunkSize: nu
  * aggregation for every page of spans.
  */
 function spanChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncIterable<SpanExportRow[]> {
-  return nestedChunks(traceChunks(storage, filter, chunkSize), (traces) => {
-    const traceIds = traces.map((t) => t.traceId);
-    return keysetChunks<SpanExportRow, SpanExportCursor>(async (limit, after) => {
+  return nestedChunks(traceIdChunks(storage, filter, chunkSize), (traceIds) =>
+    keysetChunks<SpanExportRow, SpanExportCursor>(async (limit, after) => {
       const page = await listExportSpans(storage, filter, traceIds, { limit, after });
       return { rows: page.spans, next: page.next };
-    }, chunkSize);
-  });
+    }, chunkSize),
+  );
 }
 
 const EXPORT_ID = /^exp_[0-9a-f]{24}$/;

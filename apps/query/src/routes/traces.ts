@@ -48,7 +48,7 @@ export function traceRoutes(deps: TraceRouteDeps) {
       order: page.sortOrder,
       after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
       // A list shows previews (the length storage keeps apart); the trace itself has the whole text.
-      texts: { previewChars: STORED_PREVIEW_CHARS },
+      previewChars: STORED_PREVIEW_CHARS,
     });
     return c.json({
       // flags: null until the trace has gone quiet and been judged.
