@@ -40,7 +40,6 @@ export interface ExportPage {
   nextAfterId: string | null;
 }
 
-
 /** Ids sort by start time (fixed-width hex milliseconds first), so "newest first" is "id descending". */
 function newExportId(now: number): string {
   return `exp_${now.toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;

@@ -34,7 +34,7 @@ export async function summarizeScores(storage: Storage, projectId: string, scope
   let scopeCondition: string;
   if ('traceFilter' in scope) {
     const filter = traceFilterSql(scope.traceFilter);
-    Object.assign(params, filter.params);
+    // traceRowsSql adds the parameters of the rollups it reads to filter.params.
     const traces = await traceRowsSql(storage, scope.traceFilter, filter, { texts: conditionsNeedTexts(filter.traceConditions) });
     Object.assign(params, filter.params);
     scopeCondition = `trace_id IN (SELECT trace_id FROM (${traces}) WHERE ${filter.traceConditions.join(' AND ')})`;

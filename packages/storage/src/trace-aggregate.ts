@@ -1,10 +1,12 @@
 /**
  * Trace-level figures are computed from the deduplicated spans at query time, so a
  * late span or a replayed batch is reflected at once and nothing has to be kept in sync.
- * This is the one definition of a trace's columns; lists and summaries select from it,
- * and the trace detail computes the same figures from the spans it reads anyway
- * (trace-figures.ts, kept equal by test/trace-detail.test.ts). Aliases never reuse a span column name: ClickHouse resolves aliases anywhere
- * in the query, so `sum(cost) AS cost` would capture later references to the column.
+ * This is the engine's definition of a trace's columns; summaries, sessions and rollups
+ * select from it, and the trace detail and small list pages compute the same figures
+ * from the spans they read anyway (trace-figures.ts, kept equal by
+ * test/trace-detail.test.ts). Aliases never reuse a span column name: ClickHouse resolves
+ * aliases anywhere in the query, so `sum(cost) AS cost` would capture later references
+ * to the column.
  *
  * Usage is counted once: wrapper spans (an agent, a Vercel AI `generateText` call) often
  * report the sum of the model calls below them, so when a trace has model spans (llm,

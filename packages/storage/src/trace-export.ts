@@ -119,8 +119,9 @@ const FORMAT_SETTINGS = [
 /**
  * The traces of the filter's window (oldest first, ties by id) in one format, whole
  * inputs and outputs included. Sorted as trace_rollups stores them (see storedOrder in
- * trace-rows.ts): sorting a slice's formatted rows took a fifth of its time. The caller keeps the window small enough for one result
- * to fit in memory (see traceExportMinutes).
+ * trace-rows.ts): sorting a slice's formatted rows took about a sixth of its time. The
+ * caller keeps the window small enough for one result to fit in memory (see
+ * traceExportMinutes).
  */
 export async function exportTraceRows(
   storage: Storage,

@@ -49,7 +49,7 @@ export type TraceFigures = Omit<TraceRecord, 'input' | 'output'>;
  * sort by their first elements: the start in nanoseconds and the span id, which are also
  * the rows' `start_ns` and `span_id` (written once: a 20,000-span answer is a fifth smaller).
  */
-export function spanTuples<Row extends { start_ns: string }>(columns: Record<keyof Row & string, string>) {
+function spanTuples<Row extends { start_ns: string }>(columns: Record<keyof Row & string, string>) {
   const rest = Object.keys(columns).filter((field) => field !== 'start_ns' && field !== 'span_id') as (keyof Row & string)[];
   return {
     sql: `arraySort(groupArray(tuple(toUnixTimestamp64Nano(start_time), span_id, ${rest.map((field) => columns[field]).join(', ')})))`,

@@ -7,14 +7,7 @@ import { HOUR_MS, exactRollupHours, type RolledUpHour } from './trace-rollups.ts
 /** Windows this short, or starting this recently, are read from spans without asking for rollups. */
 const SHORT_MS = 2 * 3_600_000;
 
-/**
- * The trace rows of a filter's window as a subquery with TRACE_ROLLUP_COLUMNS (and, with
- * `texts`, the root's `trace_input` and `trace_output`): hours whose rollups are exact come
- * from trace_rollups, the other hours are aggregated from spans (see trace-rollups.ts).
- * The filter's trace_id conditions are applied on both sides; its trace conditions
- * (`sql.traceConditions`) are left to the caller, over these columns. The parameters it
- * adds go into `sql.params`.
- */
+/** What traceRowsSql reads besides the window's trace ids and figures. */
 export interface TraceRowsOptions {
   /** The figures wanted (always with trace_id); all that rollups keep when absent. */
   columns?: readonly TraceRollupColumn[];
@@ -33,6 +26,15 @@ export interface TraceRowsOptions {
   storedOrder?: boolean;
 }
 
+/**
+ * The trace rows of a filter's window as a subquery with trace_id, the figures of
+ * `opts.columns` (all of TRACE_ROLLUP_COLUMNS by default) and, with `texts`, the root's
+ * `trace_input` and `trace_output`: hours whose rollups are exact come from
+ * trace_rollups, the other hours are aggregated from spans (see trace-rollups.ts).
+ * The filter's trace_id conditions are applied on both sides; its trace conditions
+ * (`sql.traceConditions`) are left to the caller, over these columns. The parameters it
+ * adds go into `sql.params`.
+ */
 export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
   // trace_start places a live trace in its hour (below).
   const figures = opts.columns ? ['trace_start' as const, ...opts.columns] : TRACE_ROLLUP_COLUMNS;

@@ -2,6 +2,7 @@ import type { Storage } from './client.ts';
 import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen-traces.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from './sql-values.ts';
 import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type TraceRollupColumn } from './trace-aggregate.ts';
+import type { RolledUpHour } from './trace-rollups.ts';
 import { traceRowsSql } from './trace-rows.ts';
 import { scanEndMs, traceFilterSql, type TraceFilter } from './trace-filter.ts';
 
@@ -85,12 +86,13 @@ async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: T
 /**
  * The traces of one page over the filter's whole window, as the engine chooses them: their
  * ids, times and span counts, in the page's order. All a caller needs that reads their
- * spans itself (a span export).
+ * spans itself (a span export, which passes the rolled-up hours it asked for once).
  */
 export async function chooseTraces(
   storage: Storage,
   filter: TraceFilter,
   page: Omit<TracePageRequest, 'previewChars'>,
+  rollups?: readonly RolledUpHour[],
 ): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
   const sql = traceFilterSql(filter);
   const sort = TRACE_SORT_FIELDS[page.sortBy];
@@ -107,7 +109,8 @@ export async function chooseTraces(
   // A chosen trace's id, times and span count (ChosenTrace), and the value it is sorted by.
   const chosenColumns = [...new Set<TraceRollupColumn>(['trace_id', 'span_count', sort.column])].filter((c) => c !== 'trace_start');
   const columns = [...new Set<TraceRollupColumn>(['trace_start', 'trace_end', ...chosenColumns, ...figuresNamedIn(conditions)])];
-  const traceRows = await traceRowsSql(storage, filter, sql, { columns, texts: conditionsNeedTexts(conditions) });
+  const texts = conditionsNeedTexts(conditions);
+  const traceRows = await traceRowsSql(storage, filter, sql, { columns, texts, ...(rollups ? { rollups } : {}) });
   const result = await storage.client.query({
     query: `
       SELECT ${chosenColumns.join(', ')},

@@ -13,10 +13,10 @@ export async function monitorViews(storage: Storage, projectId: string, monitors
   return monitors.map((m) => monitorView(m, states.get(m.id) ?? [], evaluated.get(m.id) ?? null));
 }
 
-/** A monitor as the API returns it: its definition, its webhook without the secret, its live state. */
-/** A monitor as the API returns it. */
+/** A monitor as the API returns it (see monitorView). */
 export type MonitorView = ReturnType<typeof monitorView>;
 
+/** A monitor as the API returns it: its definition, its webhook without the secret, its live state. */
 function monitorView(monitor: StoredMonitor, groups: readonly GroupState[], lastEvaluatedAt: string | null, now = Date.now()) {
   const { webhookUrl, muted: _muted, ...definition } = monitor.definition;
   const states = groups.map((g) => g.state);

@@ -143,7 +143,7 @@ async function* traceIdChunks(storage: Storage, filter: TraceFilter, chunkSize: 
   const rollups = await exactRollupHours(storage, filter.projectId, filter);
   for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity }, rollups)) {
     const pages = keysetChunks<string, TraceCursor>(async (limit, after) => {
-      const page = await chooseTraces(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after });
+      const page = await chooseTraces(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after }, rollups);
       return { rows: page.chosen.map((t) => t.trace_id), next: page.next };
     }, EXPORT_SLICE_BUDGET.maxTraces);
     for await (const traceIds of pages) {
