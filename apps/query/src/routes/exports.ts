@@ -108,9 +108,7 @@ function exportHandler(kind: ExportKind, deps: ExportRouteDeps): Handler<AuthEnv
  * order; each slice's size is bounded by the budget (see planExportSlices).
  */
 async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format: ExportFormat, budget: SliceBudget): AsyncGenerator<EncodedChunk> {
-  // Which hours are rolled up is asked once for the export, not once per slice.
-  const rollups = await exactRollupHours(storage, filter.projectId, filter);
-  const slices = await exportSlices(storage, filter, budget, rollups);
+  const { rollups, slices } = await planExport(storage, filter, budget);
   const read = (slice: TraceFilter) => exportTraceRows(storage, slice, format, TRACE_EXPORT_COLUMNS, rollups);
   // One slice read ahead: the engine formats the next slice while this one goes out, so
   // memory holds two slices at most.
@@ -128,10 +126,14 @@ async function* engineTraceChunks(storage: Storage, filter: TraceFilter, format:
   }
 }
 
-/** The filter's window cut into slices within the budget (from the window's minutes that have traces). */
-async function exportSlices(storage: Storage, filter: TraceFilter, budget: SliceBudget, rollups: readonly RolledUpHour[]): Promise<TraceFilter[]> {
+/**
+ * The filter's window cut into slices within the budget (from the window's minutes that
+ * have traces), and its rolled-up hours: asked once for the export, not once per slice.
+ */
+async function planExport(storage: Storage, filter: TraceFilter, budget: SliceBudget): Promise<{ rollups: RolledUpHour[]; slices: TraceFilter[] }> {
+  const rollups = await exactRollupHours(storage, filter.projectId, filter);
   const minutes = await traceExportMinutes(storage, filter, rollups);
-  return planExportSlices(filter, minutes, budget).map((slice) => ({ ...filter, ...slice }));
+  return { rollups, slices: planExportSlices(filter, minutes, budget).map((slice) => ({ ...filter, ...slice })) };
 }
 
 /**
@@ -140,8 +142,8 @@ async function exportSlices(storage: Storage, filter: TraceFilter, budget: Slice
  * then handed on a chunk at a time.
  */
 async function* traceIdChunks(storage: Storage, filter: TraceFilter, chunkSize: number): AsyncGenerator<string[]> {
-  const rollups = await exactRollupHours(storage, filter.projectId, filter);
-  for (const slice of await exportSlices(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity }, rollups)) {
+  const { rollups, slices } = await planExport(storage, filter, { ...EXPORT_SLICE_BUDGET, maxTextBytes: Infinity });
+  for (const slice of slices) {
     const pages = keysetChunks<string, TraceCursor>(async (limit, after) => {
       const page = await chooseTraces(storage, slice, { limit, sortBy: 'startTime', order: 'asc', after }, rollups);
       return { rows: page.chosen.map((t) => t.trace_id), next: page.next };
