@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileTraceQuery } from '@aos/storage';
-import { msToDateTimeParam } from '../packages/storage/src/sql-values.ts';
-import { TRACE_COLUMNS_SQL } from '../packages/storage/src/trace-aggregate.ts';
+import { msToDateTimeParam } from '../packages/storage/src/sql/values.ts';
+import { TRACE_COLUMNS_SQL } from '../packages/storage/src/traces/aggregate.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 // Compiled query-language conditions run against the real engine, over the same

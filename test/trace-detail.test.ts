@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsOfChosenTraces } from '../packages/storage/src/chosen-traces.ts';
-import { msToDateTimeParam } from '../packages/storage/src/sql-values.ts';
+import { recordsOfChosenTraces } from '../packages/storage/src/traces/chosen.ts';
+import { msToDateTimeParam } from '../packages/storage/src/sql/values.ts';
 import { readJson, type Page, type SpanNode, type TraceDetail, type TraceListItem } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
-// A trace's figures are computed two ways: from its spans (trace-figures.ts: the detail,
+// A trace's figures are computed two ways: from its spans (storage traces/figures.ts: the detail,
 // and list pages of few spans) and by the engine (TRACE_FIGURES_SQL: summaries, sessions,
 // list pages of big traces). These traces take each branch of those rules; every answer
 // must agree on every one.

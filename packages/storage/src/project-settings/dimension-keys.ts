@@ -1,6 +1,6 @@
 import { METADATA_JSON_ATTRIBUTE, METADATA_PREFIXES } from '@aos/domain';
 import type { Storage } from '../client.ts';
-import { msToDateTimeParam } from '../sql-values.ts';
+import { msToDateTimeParam } from '../sql/values.ts';
 
 /** Most dimension keys a project may have: each is extracted from every span at ingest. */
 export const MAX_DIMENSION_KEYS = 50;

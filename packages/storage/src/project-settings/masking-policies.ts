@@ -1,5 +1,5 @@
 import type { Storage } from '../client.ts';
-import { msToDateTimeParam } from '../sql-values.ts';
+import { msToDateTimeParam } from '../sql/values.ts';
 
 /** A project's masking policy as saved: the JSON the API accepted, and who saved it when. */
 export interface StoredMaskingPolicy {

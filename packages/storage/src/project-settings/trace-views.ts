@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client.ts';
-import { msToDateTimeParam } from '../sql-values.ts';
+import { msToDateTimeParam } from '../sql/values.ts';
 
 /**
  * A saved view: a named trace filter (as the query parameters of GET /traces), with sort

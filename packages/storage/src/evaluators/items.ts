@@ -1,0 +1,117 @@
+import type { Storage } from '../client.ts';
+import { spanSearchConditions, type SpanSearchFilter } from '../spans/search.ts';
+import { traceColumnsFor } from '../traces/aggregate.ts';
+import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
+
+/**
+ * The items an evaluator judges, selected with the one trace filter (traceFilterSql) and,
+ * for span evaluators, the span search's conditions. Items are ordered by a string key
+ * (trace id, trace id/span id, or session id) so chunks of a backfill follow a keyset
+ * cursor, and sampling is a hash of (evaluator, key): the same item is always in or out.
+ */
+export type EvaluationTarget = 'trace' | 'span' | 'session';
+
+export interface EvaluationItem {
+  traceId: string | null;
+  spanId: string | null;
+  sessionId: string | null;
+}
+
+/** The span search fields an evaluator's span filter may set; project and window come from the trace filter. */
+export type SpanFilterFields = Omit<SpanSearchFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>;
+
+export interface ItemSelection {
+  target: EvaluationTarget;
+  /** Project, window (trace start) and the evaluator's trace filter. */
+  filter: TraceFilter;
+  spanFilter?: SpanFilterFields;
+  /** Keep a share of the items, chosen by a hash of the evaluator id and the item key. */
+  sampling?: { evaluatorId: string; rate: number };
+}
+
+/** The key of an item: what a backfill records as judged. */
+export function evaluationItemKey(item: EvaluationItem): string {
+  if (item.sessionId !== null) return item.sessionId;
+  return item.spanId !== null ? `${item.traceId}/${item.spanId}` : item.traceId!;
+}
+
+const SAMPLE_SCALE = 1_000_000;
+
+function itemsSql(selection: ItemSelection, params: Record<string, unknown>, afterKey?: string): string {
+  const sql = traceFilterSql(selection.filter);
+  Object.assign(params, sql.params);
+  if (afterKey !== undefined && selection.target !== 'session') {
+    // Trace and span keys start with the trace id: later pages aggregate only later traces.
+    sql.spanConditions.push('trace_id >= {afterTrace:String}');
+    params.afterTrace = afterKey.split('/')[0];
+  }
+  const traces = `
+    SELECT ${traceColumnsFor(sql.traceConditions)} FROM spans FINAL
+    PREWHERE ${sql.spanConditions.join(' AND ')} GROUP BY trace_id`;
+  const matching = `SELECT trace_id, trace_session_id FROM (${traces}) WHERE ${sql.traceConditions.join(' AND ')}`;
+  let inner: string;
+  if (selection.target === 'trace') {
+    inner = `SELECT trace_id AS item_key, trace_id AS item_trace, '' AS item_span, '' AS item_session FROM (${matching})`;
+  } else if (selection.target === 'span') {
+    const spanFilter: SpanSearchFilter = {
+      ...selection.spanFilter,
+      projectId: selection.filter.projectId,
+      startTimeMs: selection.filter.startTimeMs,
+      endTimeMs: selection.filter.endTimeMs,
+    };
+    const conditions = spanSearchConditions(spanFilter, params, 'sf_');
+    inner = `
+      SELECT concat(trace_id, '/', span_id) AS item_key, trace_id AS item_trace, span_id AS item_span, '' AS item_session
+      FROM spans FINAL
+      WHERE ${conditions.join(' AND ')} AND trace_id IN (SELECT trace_id FROM (${matching}))`;
+  } else {
+    inner = `
+      SELECT DISTINCT trace_session_id AS item_key, '' AS item_trace, '' AS item_span, trace_session_id AS item_session
+      FROM (${matching}) WHERE trace_session_id != ''`;
+  }
+  const outer = ['1'];
+  if (selection.sampling && selection.sampling.rate < 1) {
+    outer.push('sipHash64({sampleSeed:String}, item_key) % 1000000 < {sampleBelow:UInt64}');
+    params.sampleSeed = selection.sampling.evaluatorId;
+    params.sampleBelow = Math.round(selection.sampling.rate * SAMPLE_SCALE);
+  }
+  return `SELECT item_key, item_trace, item_span, item_session FROM (${inner}) WHERE ${outer.join(' AND ')}`;
+}
+
+/** How many items the selection holds. */
+export async function countEvaluationItems(storage: Storage, selection: ItemSelection): Promise<number> {
+  const params: Record<string, unknown> = {};
+  const result = await storage.client.query({
+    query: `SELECT count() AS n FROM (${itemsSql(selection, params)})`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<{ n: string }>();
+  return Number(row?.n ?? 0);
+}
+
+/** A page of items in key order after `afterKey`. */
+export async function listEvaluationItems(
+  storage: Storage,
+  selection: ItemSelection,
+  page: { limit: number; afterKey?: string },
+): Promise<{ items: EvaluationItem[]; lastKey: string | null; more: boolean }> {
+  const params: Record<string, unknown> = { limit: page.limit + 1 };
+  let query = itemsSql(selection, params, page.afterKey);
+  if (page.afterKey !== undefined) {
+    query = `SELECT * FROM (${query}) WHERE item_key > {afterKey:String}`;
+    params.afterKey = page.afterKey;
+  }
+  const result = await storage.client.query({
+    query: `${query} ORDER BY item_key LIMIT {limit:UInt32}`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<{ item_key: string; item_trace: string; item_span: string; item_session: string }>();
+  const pageRows = rows.slice(0, page.limit);
+  return {
+    items: pageRows.map((r) => ({ traceId: r.item_trace || null, spanId: r.item_span || null, sessionId: r.item_session || null })),
+    lastKey: pageRows.at(-1)?.item_key ?? null,
+    more: rows.length > page.limit,
+  };
+}

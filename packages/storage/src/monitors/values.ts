@@ -1,0 +1,79 @@
+import type { Storage } from '../client.ts';
+import { groupSql, measureByName, type GroupBy, type MeasureName } from '../traces/measures.ts';
+import { measureSource } from '../traces/timeseries.ts';
+import type { TraceFilter } from '../traces/filter.ts';
+
+/**
+ * A measure's value over a whole window, once or per group: what a monitor judges.
+ * Built on the same source as the timeseries, so a monitor and its chart agree.
+ */
+
+/** Groups judged per evaluation at most; the most extreme ones (in the alerting direction) are kept. */
+export const MAX_MONITOR_GROUPS = 1000;
+/** Traces kept as evidence of a group's value. */
+export const EVIDENCE_TRACES = 20;
+
+export interface MeasureValueRequest {
+  measure: MeasureName;
+  scoreName?: string;
+  groupBy?: GroupBy;
+  /** Which end of the groups to keep when there are more than MAX_MONITOR_GROUPS. */
+  extreme: 'highest' | 'lowest';
+}
+
+export interface GroupValue {
+  /** '' when ungrouped, else the group's value ('' for traces without one). */
+  group: string;
+  value: number | null;
+  traces: number;
+}
+
+/** The SQL of a group over the rows of `measureSource(…, groupBy)`; '' when ungrouped. */
+export function groupSqlOf(groupBy: GroupBy | undefined): string {
+  return groupBy ? groupSql(groupBy).column : "''";
+}
+
+/**
+ * The measure over the filter's window, one row per group present. An ungrouped measure
+ * always has one row: the measure's empty value (0 for counts, null where there is
+ * nothing to average) when no trace matched.
+ */
+export async function queryMeasureValues(storage: Storage, filter: TraceFilter, request: MeasureValueRequest): Promise<GroupValue[]> {
+  const measure = measureByName(request.measure);
+  const { from, params } = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
+  const result = await storage.client.query({
+    query: `
+      SELECT ${groupSqlOf(request.groupBy)} AS grp, ${measure.sql} AS value, count() AS traces
+      FROM ${from}
+      GROUP BY grp
+      ORDER BY value ${request.extreme === 'highest' ? 'DESC' : 'ASC'}, grp
+      LIMIT {maxGroups:UInt32}`,
+    query_params: { ...params, maxGroups: MAX_MONITOR_GROUPS },
+    format: 'JSONEachRow',
+  });
+  const rows = (await result.json<{ grp: string; value: number | string | null; traces: string }>()).map((r) => ({
+    group: r.grp,
+    value: r.value === null || Number.isNaN(Number(r.value)) ? null : Number(r.value),
+    traces: Number(r.traces),
+  }));
+  if (!request.groupBy && rows.length === 0) return [{ group: '', value: measure.empty, traces: 0 }];
+  return rows;
+}
+
+/** The newest matching traces of one group in the window: the evidence of a finding. */
+export async function sampleTraceIds(
+  storage: Storage,
+  filter: TraceFilter,
+  request: Pick<MeasureValueRequest, 'measure' | 'scoreName' | 'groupBy'> & { group: string },
+): Promise<string[]> {
+  const { from, params } = await measureSource(storage, filter, measureByName(request.measure), request.scoreName, request.groupBy);
+  const result = await storage.client.query({
+    query: `
+      SELECT trace_id FROM ${from} AND ${groupSqlOf(request.groupBy)} = {evidenceGroup:String}
+      ORDER BY trace_start DESC
+      LIMIT {evidenceLimit:UInt32}`,
+    query_params: { ...params, evidenceGroup: request.group, evidenceLimit: EVIDENCE_TRACES },
+    format: 'JSONEachRow',
+  });
+  return (await result.json<{ trace_id: string }>()).map((r) => r.trace_id);
+}

@@ -1,0 +1,88 @@
+import type { Storage } from '../client.ts';
+import { nanosToDateTimeValue } from '../sql/values.ts';
+import { TRACE_FIGURES_SQL, rootValueSql, type TraceAggregateRow } from './aggregate.ts';
+import { FIGURE_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
+import { TRACE_FLAGS_OF_CHOSEN_SQL } from './flags.ts';
+import { traceRecordFromRow, type TraceRecord } from './record.ts';
+
+/** A trace already chosen for a page: its id, the times its spans lie between, and how many it has. */
+export interface ChosenTrace {
+  trace_id: string;
+  trace_start_ns: string;
+  trace_end_ns: string;
+  span_count: string;
+}
+
+/** A trace as lists show it: its record and its flags (null until it has been judged). */
+export type ListedTrace = TraceRecord & { flags: string[] | null };
+
+/** Characters of input and output the spans table keeps apart (migration 0010), for previews. */
+export const STORED_PREVIEW_CHARS = 1000;
+
+/**
+ * Up to this many spans in all, a page's figures are computed here from its spans
+ * (figures.ts): planning the engine's ~25 figure aggregates costs ~20 ms a query,
+ * reading a few hundred spans far less. Pages of bigger traces are aggregated by the engine.
+ */
+const SPANS_FIGURED_HERE = 5_000;
+
+/**
+ * The records of traces chosen by a list (their figures, the first `previewChars` characters
+ * of their root's input and output, and their flags), read from their spans between the
+ * earliest start and the latest end among them, and before `scanEnd`, the end of the span
+ * range the list saw, so the figures are those it chose them by. A map by trace id; a
+ * trace whose spans are gone meanwhile is missing. `figuredHereUpTo` moves the line
+ * between the two ways of computing figures (tests hold them equal).
+ */
+export async function recordsOfChosenTraces(
+  storage: Storage,
+  projectId: string,
+  chosen: readonly ChosenTrace[],
+  scanEnd: string,
+  previewChars: number,
+  figuredHereUpTo = SPANS_FIGURED_HERE,
+): Promise<Map<string, ListedTrace>> {
+  if (chosen.length === 0) return new Map();
+  let from = chosen[0]!.trace_start_ns;
+  let to = chosen[0]!.trace_end_ns;
+  let spans = 0;
+  for (const t of chosen) {
+    if (BigInt(t.trace_start_ns) < BigInt(from)) from = t.trace_start_ns;
+    if (BigInt(t.trace_end_ns) > BigInt(to)) to = t.trace_end_ns;
+    spans += Number(t.span_count);
+  }
+  // A preview no longer than the stored one is cut from it, never from the whole text.
+  const text = (column: string) =>
+    `leftUTF8(${rootValueSql(previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column)}, {previewChars:UInt32}) AS trace_${column}`;
+  const here = spans <= figuredHereUpTo;
+  // PREWHERE before FINAL holds for key columns (see rows.ts).
+  const result = await storage.client.query({
+    query: `
+      SELECT ${here ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL},
+        ${text('input')}, ${text('output')}, ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
+        AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
+      GROUP BY trace_id`,
+    query_params: {
+      projectId,
+      chosenIds: chosen.map((t) => t.trace_id),
+      chosenFrom: nanosToDateTimeValue(from),
+      chosenTo: nanosToDateTimeValue(to),
+      scanEnd,
+      previewChars,
+    },
+    format: 'JSONEachRow',
+  });
+  type Row = TraceAggregateRow & { trace_span_rows: unknown[][]; trace_flag_lists: string[][] };
+  const rows = await result.json<Row>();
+  const rest = (row: Row) => ({ input: row.trace_input, output: row.trace_output, flags: row.trace_flag_lists[0] ?? null });
+  return new Map(
+    rows.map((row) => [
+      row.trace_id,
+      here
+        ? { ...traceFiguresOfSpans(row.trace_id, row.trace_span_rows.map(FIGURE_SPAN_TUPLES.rowOf)), ...rest(row) }
+        : { ...traceRecordFromRow(row), ...rest(row) },
+    ]),
+  );
+}

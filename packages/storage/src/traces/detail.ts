@@ -1,0 +1,40 @@
+import type { Storage } from '../client.ts';
+import { spanSummaryFromRow, type SpanSummary } from '../spans/detail.ts';
+import { TRACE_TEXT_SQL } from './aggregate.ts';
+import { SUMMARY_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
+import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';
+import type { TraceRecord } from './record.ts';
+
+/**
+ * A trace, its spans (in start order) and its flags in one query: finding a trace's rows
+ * is most of the cost of a trace lookup, so it is done once, and a query of its own for
+ * the flags cost about as much as their reading. The trace's figures are computed from
+ * the spans here (figures.ts); only the root's texts are aggregated by the engine.
+ * Null when the project has no such trace.
+ */
+export async function getTraceWithSpans(
+  storage: Storage,
+  projectId: string,
+  traceId: string,
+): Promise<{ trace: TraceRecord; spans: SpanSummary[]; flags: JudgedFlags } | null> {
+  // PREWHERE before FINAL holds for key columns (see rows.ts).
+  const result = await storage.client.query({
+    query: `
+      SELECT ${TRACE_TEXT_SQL},
+        ${SUMMARY_SPAN_TUPLES.sql} AS trace_span_rows,
+        ${TRACE_FLAGS_OF_TRACE_SQL} AS trace_flag_rows
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+      GROUP BY trace_id`,
+    query_params: { projectId, traceId },
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<{ trace_input: string; trace_output: string; trace_span_rows: unknown[][]; trace_flag_rows: Array<[string[], string]> }>();
+  if (!row) return null;
+  const spanRows = row.trace_span_rows.map(SUMMARY_SPAN_TUPLES.rowOf);
+  return {
+    trace: { ...traceFiguresOfSpans(traceId, spanRows), input: row.trace_input, output: row.trace_output },
+    spans: spanRows.map(spanSummaryFromRow),
+    flags: judgedFlags(row.trace_flag_rows),
+  };
+}

@@ -1,0 +1,253 @@
+import type { CostStats, TraceFlag, TraceStep } from '@aos/domain';
+import type { Storage } from '../client.ts';
+import { nextRowVersion } from '../sql/row-versions.ts';
+import { msToDateTimeParam } from '../sql/values.ts';
+import { TRACE_COST_SQL } from './aggregate.ts';
+import { traceFilterSql } from './filter.ts';
+import { traceRowsSql } from './rows.ts';
+
+/**
+ * Reads and writes for trace flags (rules in @aos/domain trace-flags.ts). The writer
+ * finds traces that went quiet, loads what the rules need, and writes one versioned row
+ * per trace; the trace filter reads `trace_flags FINAL`.
+ */
+
+/** Only spans ingested this far before the quiet point are scanned for due traces. */
+export const QUIET_TRACE_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+
+export interface QuietTrace {
+  projectId: string;
+  traceId: string;
+  /** max(ingested_at) of the trace's spans, ms since the epoch. */
+  spansIngestedAt: number;
+}
+
+/**
+ * Traces whose newest span was ingested at or before `quietBeforeMs` and that have no
+ * flags yet, or flags computed before their newest span arrived. Oldest first.
+ *
+ * Only spans ingested within `lookbackMs` are scanned, so a trace whose spans all came
+ * earlier is never picked up again (it was judged when it went quiet). A flags row that
+ * can block a due trace was computed after its spans were ingested, hence inside the
+ * same window, which bounds the right side of the join too.
+ */
+export async function findQuietTraces(
+  storage: Storage,
+  opts: { quietBeforeMs: number; limit: number; lookbackMs?: number },
+): Promise<QuietTrace[]> {
+  const since = opts.quietBeforeMs - (opts.lookbackMs ?? QUIET_TRACE_LOOKBACK_MS);
+  const result = await storage.client.query({
+    query: `
+      SELECT s.project_id AS project_id, s.trace_id AS trace_id, toString(s.last_ingested) AS last_ingested
+      FROM (
+        SELECT project_id, trace_id, max(ingested_at) AS last_ingested
+        FROM spans
+        WHERE ingested_at >= {since:UInt64}
+        GROUP BY project_id, trace_id
+        HAVING last_ingested <= {quietBefore:UInt64}
+      ) AS s
+      LEFT JOIN (
+        SELECT project_id, trace_id, spans_ingested_at
+        FROM trace_flags FINAL
+        WHERE spans_ingested_at >= {since:UInt64}
+      ) AS f ON s.project_id = f.project_id AND s.trace_id = f.trace_id
+      -- without a match the right column is its default, 0
+      WHERE f.spans_ingested_at < s.last_ingested
+      ORDER BY s.last_ingested, s.project_id, s.trace_id
+      LIMIT {limit:UInt32}`,
+    query_params: { since: Math.max(0, since), quietBefore: opts.quietBeforeMs, limit: opts.limit },
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<{ project_id: string; trace_id: string; last_ingested: string }>();
+  return rows.map((r) => ({ projectId: r.project_id, traceId: r.trace_id, spansIngestedAt: Number(r.last_ingested) }));
+}
+
+/** What the rules need of one trace. */
+export interface TraceSteps {
+  traceId: string;
+  spans: TraceStep[];
+  /** The trace's cost by the usage rule of TRACE_COLUMNS_SQL. */
+  cost: number;
+  /** max(ingested_at) of the spans read, ms since the epoch. */
+  spansIngestedAt: number;
+}
+
+/** Outputs longer than this are not empty; only their emptiness is read, not their text. */
+const OUTPUT_PROBE_CHARS = 64;
+
+/** The spans (fields the rules need), cost and newest ingest time of each trace; absent traces are left out. */
+export async function loadTraceSteps(storage: Storage, projectId: string, traceIds: readonly string[]): Promise<TraceSteps[]> {
+  if (traceIds.length === 0) return [];
+  const params = { projectId, traceIds, probe: OUTPUT_PROBE_CHARS };
+  const [spanResult, traceResult] = await Promise.all([
+    storage.client.query({
+      query: `
+        SELECT trace_id, name, parent_span_id, span_type, tool_name,
+          if(span_type = 'tool' OR tool_name != '', tool_arguments, '') AS arguments,
+          if(length(output) <= {probe:UInt32}, output, '(long)') AS output_probe,
+          output_tokens, status,
+          toString(toUnixTimestamp64Nano(start_time)) AS start_ns
+        FROM spans FINAL
+        WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
+        ORDER BY trace_id, start_time`,
+      query_params: params,
+      format: 'JSONEachRow',
+    }),
+    storage.client.query({
+      query: `
+        SELECT trace_id, ${TRACE_COST_SQL}, toString(max(ingested_at)) AS last_ingested
+        FROM spans FINAL
+        WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
+        GROUP BY trace_id`,
+      query_params: params,
+      format: 'JSONEachRow',
+    }),
+  ]);
+  const spanRows = await spanResult.json<StepRow>();
+  const traceRows = await traceResult.json<{ trace_id: string; trace_cost: number; last_ingested: string }>();
+  const byTrace = new Map<string, TraceStep[]>();
+  for (const r of spanRows) {
+    const list = byTrace.get(r.trace_id) ?? [];
+    list.push({
+      name: r.name,
+      parentSpanId: r.parent_span_id,
+      spanType: r.span_type,
+      toolName: r.tool_name,
+      toolArguments: r.arguments,
+      output: r.output_probe,
+      outputTokens: Number(r.output_tokens),
+      status: r.status,
+      startNs: r.start_ns,
+    });
+    byTrace.set(r.trace_id, list);
+  }
+  return traceRows.map((t) => ({
+    traceId: t.trace_id,
+    spans: byTrace.get(t.trace_id) ?? [],
+    cost: Number(t.trace_cost),
+    spansIngestedAt: Number(t.last_ingested),
+  }));
+}
+
+interface StepRow {
+  trace_id: string;
+  name: string;
+  parent_span_id: string;
+  span_type: string;
+  tool_name: string;
+  arguments: string;
+  output_probe: string;
+  output_tokens: string;
+  status: string;
+  start_ns: string;
+}
+
+/**
+ * Median and MAD (median absolute deviation) of the cost of the project's traces that
+ * started since `sinceMs` and cost anything (traces without model calls would pull both
+ * to zero), or null under `minTraces` such traces. Both are exact (quantileExact over
+ * the collected costs, one float per trace).
+ */
+export async function projectCostStats(
+  storage: Storage,
+  projectId: string,
+  opts: { sinceMs: number; minTraces: number },
+): Promise<CostStats | null> {
+  // Up to a day ahead: spans stamped by a clock running fast still count.
+  const filter = { projectId, startTimeMs: opts.sinceMs, endTimeMs: Date.now() + 86_400_000 };
+  const sql = traceFilterSql(filter);
+  const traces = await traceRowsSql(storage, filter, sql);
+  const result = await storage.client.query({
+    query: `
+      SELECT length(costs) AS traces,
+        arrayReduce('quantileExact(0.5)', costs) AS median,
+        arrayReduce('quantileExact(0.5)', arrayMap(c -> abs(c - median), costs)) AS mad
+      FROM (
+        SELECT groupArray(trace_cost) AS costs
+        FROM (${traces})
+        WHERE ${sql.traceConditions.join(' AND ')} AND trace_cost > 0
+      )`,
+    query_params: sql.params,
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<{ traces: string; median: number; mad: number }>();
+  if (!row || Number(row.traces) < opts.minTraces) return null;
+  return { median: Number(row.median), mad: Number(row.mad) };
+}
+
+export interface TraceFlagsRow {
+  projectId: string;
+  traceId: string;
+  flags: TraceFlag[];
+  details: Partial<Record<TraceFlag, string>>;
+  spansIngestedAt: number;
+  computedAtMs: number;
+}
+
+/** Writes (or replaces) the flags of traces. */
+export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlagsRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await storage.client.insert({
+    table: 'trace_flags',
+    values: rows.map((r) => ({
+      project_id: r.projectId,
+      trace_id: r.traceId,
+      flags: r.flags,
+      details: JSON.stringify(r.details),
+      spans_ingested_at: r.spansIngestedAt,
+      computed_at: msToDateTimeParam(r.computedAtMs),
+      version: nextRowVersion(),
+    })),
+    format: 'JSONEachRow',
+  });
+}
+
+/** A trace's flags as the API shows them: null until the trace has been judged. */
+export type JudgedFlags = { flags: string[]; details: Record<string, string> } | null;
+
+/**
+ * One trace's flags row as a scalar subquery, for a query about that trace: an empty list
+ * until it has been judged, else [(flags, details)]. Reads `{projectId}` and `{traceId}`.
+ */
+export const TRACE_FLAGS_OF_TRACE_SQL = `(
+  SELECT groupArray((flags, details)) FROM trace_flags FINAL
+  WHERE project_id = {projectId:String} AND trace_id = {traceId:String})`;
+
+/**
+ * The flags of each of the traces `{chosenIds}` in a query that groups their spans by
+ * trace_id: an empty list until the row's trace has been judged, else [flags]. The flags
+ * rows are read once, by a scalar subquery; each row picks its own.
+ */
+export const TRACE_FLAGS_OF_CHOSEN_SQL = `arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
+  SELECT groupArray((trace_id, flags)) FROM trace_flags FINAL
+  WHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)})))`;
+
+/** The flags from TRACE_FLAGS_OF_TRACE_SQL's answer. */
+export function judgedFlags(rows: ReadonlyArray<readonly [string[], string]>): JudgedFlags {
+  const [row] = rows;
+  return row ? { flags: row[0], details: JSON.parse(row[1]) as Record<string, string> } : null;
+}
+
+/** The flags of one trace, or null when none were computed yet. */
+export async function getTraceFlags(storage: Storage, projectId: string, traceId: string): Promise<JudgedFlags> {
+  const result = await storage.client.query({
+    query: `SELECT ${TRACE_FLAGS_OF_TRACE_SQL} AS judged`,
+    query_params: { projectId, traceId },
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<{ judged: Array<[string[], string]> }>();
+  return judgedFlags(row?.judged ?? []);
+}
+
+/** The flags of each of these traces (traces not judged yet are absent from the map). */
+export async function flagsOfTraces(storage: Storage, projectId: string, traceIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (traceIds.length === 0) return new Map();
+  const result = await storage.client.query({
+    query: `
+      SELECT trace_id, flags FROM trace_flags FINAL
+      WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}`,
+    query_params: { projectId, traceIds },
+    format: 'JSONEachRow',
+  });
+  return new Map((await result.json<{ trace_id: string; flags: string[] }>()).map((r) => [r.trace_id, r.flags]));
+}

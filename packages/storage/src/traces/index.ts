@@ -1,0 +1,32 @@
+/** Traces: the filter every read shares, trace figures and rollups, lists, detail, summary, sessions, timeseries, flags, exports and the query language. */
+export { TRACE_SORT_FIELDS, chooseTraces, listTraces } from './list.ts';
+export { TRACE_RECORD_FIELDS } from './record.ts';
+export { STORED_PREVIEW_CHARS } from './chosen.ts';
+export type { TraceCursor, TracePage, TracePageRequest, TraceSortField } from './list.ts';
+export type { TraceRecord } from './record.ts';
+export { getTraceWithSpans } from './detail.ts';
+export type { TraceFilter } from './filter.ts';
+export { summarizeTraces } from './summary.ts';
+export type { TraceSummary } from './summary.ts';
+export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, listSessions } from './sessions.ts';
+export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';
+export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, groupByOf, groupSql, measureByName } from './measures.ts';
+export type { GroupBy, GroupField, GroupName, Measure, MeasureName } from './measures.ts';
+export { OTHER_GROUP, bucketStarts, measureSource, queryTimeseries } from './timeseries.ts';
+export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
+export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
+export type { QueryField } from './query-language/index.ts';
+export {
+  QUIET_TRACE_LOOKBACK_MS,
+  findQuietTraces,
+  flagsOfTraces,
+  getTraceFlags,
+  loadTraceSteps,
+  projectCostStats,
+  writeTraceFlags,
+} from './flags.ts';
+export type { QuietTrace, TraceFlagsRow, TraceSteps } from './flags.ts';
+export { exportTraceRows, traceExportMinutes } from './export.ts';
+export type { ExportMinute, TraceExportColumn } from './export.ts';
+export { dropSupersededRollups, exactRollupHours, findDueRollupHours, rollUpHour } from './rollups.ts';
+export type { DueRollupHour, RolledUpHour } from './rollups.ts';

@@ -1,0 +1,128 @@
+import type { Storage } from '../client.ts';
+import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen.ts';
+import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
+import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type TraceRollupColumn } from './aggregate.ts';
+import type { RolledUpHour } from './rollups.ts';
+import { traceRowsSql } from './rows.ts';
+import { scanEndMs, traceFilterSql, type TraceFilter } from './filter.ts';
+
+/** A trace chosen for a page, with the value it was sorted by. */
+type PageKeyRow = ChosenTrace & Partial<TraceAggregateRow>;
+
+/** The orders a trace list can have: the sort column, its parameter type, and the row's value. */
+export const TRACE_SORT_FIELDS = {
+  startTime: { column: 'trace_start', type: 'DateTime64(9)', valueOf: (r: PageKeyRow) => r.trace_start_ns },
+  duration: { column: 'trace_duration_ms', type: 'Float64', valueOf: (r: PageKeyRow) => String(r.trace_duration_ms) },
+  cost: { column: 'trace_cost', type: 'Float64', valueOf: (r: PageKeyRow) => String(r.trace_cost) },
+  tokens: { column: 'trace_total_tokens', type: 'UInt64', valueOf: (r: PageKeyRow) => String(r.trace_total_tokens) },
+  spanCount: { column: 'span_count', type: 'UInt64', valueOf: (r: PageKeyRow) => r.span_count },
+  errors: { column: 'error_count', type: 'UInt64', valueOf: (r: PageKeyRow) => String(r.error_count) },
+} as const satisfies Record<string, { column: TraceRollupColumn; type: string; valueOf: (r: PageKeyRow) => string }>;
+export type TraceSortField = keyof typeof TRACE_SORT_FIELDS;
+
+/** Where the previous page ended: the sort value of its last trace (a decimal string) and its id. */
+export interface TraceCursor {
+  value: string;
+  traceId: string;
+}
+
+export interface TracePageRequest {
+  limit: number;
+  sortBy: TraceSortField;
+  order: 'asc' | 'desc';
+  after?: TraceCursor;
+  /** Characters of the root's input and output to show (previews). */
+  previewChars: number;
+}
+
+export interface TracePage {
+  traces: ListedTrace[];
+  /** Set when another page may follow. */
+  next: TraceCursor | null;
+}
+
+/** The first window a start-ordered page looks at; each miss widens it this many times. */
+const PROBE_FIRST_MS = 60 * 60 * 1000;
+const PROBE_GROWTH = 8;
+
+/**
+ * Lists traces matching the filter, keyset-paginated on (sort value, trace id).
+ *
+ * A page in start order only needs the traces nearest its end of the window, so it is
+ * looked for in a short window there first (an hour, then 8 times wider each time too
+ * few traces were found, up to the whole window). A window that yields more than a page
+ * holds the page: every trace outside it starts further from that end. Lists of a busy
+ * project then aggregate the spans of an hour or so instead of the whole week.
+ */
+export async function listTraces(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+  if (page.sortBy !== 'startTime') return listTracesInWindow(storage, filter, page);
+  // The page continues from the cursor's start time (inclusive: ties are split by trace id).
+  const edgeMs = page.after ? Math.floor(Number(BigInt(page.after.value) / 1_000_000n)) : undefined;
+  const from = page.order === 'desc' ? Math.min(filter.endTimeMs, edgeMs === undefined ? Infinity : edgeMs + 1) : Math.max(filter.startTimeMs, edgeMs ?? -Infinity);
+  for (let width = PROBE_FIRST_MS; ; width *= PROBE_GROWTH) {
+    const probe =
+      page.order === 'desc'
+        ? { ...filter, startTimeMs: Math.max(filter.startTimeMs, from - width), endTimeMs: from }
+        : { ...filter, startTimeMs: from, endTimeMs: Math.min(filter.endTimeMs, from + width) };
+    if (probe.startTimeMs >= probe.endTimeMs) return { traces: [], next: null };
+    const found = await listTracesInWindow(storage, probe, page);
+    const reachedWindowEdge = page.order === 'desc' ? probe.startTimeMs === filter.startTimeMs : probe.endTimeMs === filter.endTimeMs;
+    if (found.next !== null || reachedWindowEdge) return found;
+  }
+}
+
+/**
+ * One page over the filter's whole window, in two steps: the page's traces are chosen by
+ * the engine from only the figures the conditions and the order need (chooseTraces), then
+ * read whole from the spans of those traces alone (chosen.ts). Planning every
+ * figure for the first step cost more than computing the few it needs.
+ */
+async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+  const { chosen, next } = await chooseTraces(storage, filter, page);
+  const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
+  return { traces: chosen.map((t) => records.get(t.trace_id)).filter((t): t is ListedTrace => t !== undefined), next };
+}
+
+/**
+ * The traces of one page over the filter's whole window, as the engine chooses them: their
+ * ids, times and span counts, in the page's order. All a caller needs that reads their
+ * spans itself (a span export, which passes the rolled-up hours it asked for once).
+ */
+export async function chooseTraces(
+  storage: Storage,
+  filter: TraceFilter,
+  page: Omit<TracePageRequest, 'previewChars'>,
+  rollups?: readonly RolledUpHour[],
+): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
+  const sql = traceFilterSql(filter);
+  const sort = TRACE_SORT_FIELDS[page.sortBy];
+  const conditions = [...sql.traceConditions];
+  const params: Record<string, unknown> = { ...sql.params, limit: page.limit + 1 };
+  if (page.after) {
+    // Tuple comparison keeps the order total when two traces share a sort value.
+    const op = page.order === 'desc' ? '<' : '>';
+    conditions.push(`(${sort.column}, trace_id) ${op} ({afterValue:${sort.type}}, {afterTrace:String})`);
+    params.afterValue = page.sortBy === 'startTime' ? nanosToDateTimeValue(page.after.value) : page.after.value;
+    params.afterTrace = page.after.traceId;
+  }
+  const direction = page.order === 'desc' ? 'DESC' : 'ASC';
+  // A chosen trace's id, times and span count (ChosenTrace), and the value it is sorted by.
+  const chosenColumns = [...new Set<TraceRollupColumn>(['trace_id', 'span_count', sort.column])].filter((c) => c !== 'trace_start');
+  const columns = [...new Set<TraceRollupColumn>(['trace_start', 'trace_end', ...chosenColumns, ...figuresNamedIn(conditions)])];
+  const texts = conditionsNeedTexts(conditions);
+  const traceRows = await traceRowsSql(storage, filter, sql, { columns, texts, ...(rollups ? { rollups } : {}) });
+  const result = await storage.client.query({
+    query: `
+      SELECT ${chosenColumns.join(', ')},
+        toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns, toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns
+      FROM (${traceRows})
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY ${sort.column} ${direction}, trace_id ${direction}
+      LIMIT {limit:UInt32}`,
+    query_params: { ...params, ...sql.params },
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<PageKeyRow>();
+  const last = rows[page.limit - 1];
+  return { chosen: rows.slice(0, page.limit), next: rows.length > page.limit && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
+}

@@ -1,0 +1,196 @@
+import type { Storage } from '../client.ts';
+import { listScores, type ScoreRecord } from '../scores/records.ts';
+import { nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
+import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from './aggregate.ts';
+import { traceFilterSql, type TraceFilter } from './filter.ts';
+import { traceRecordFromRow, type TraceRecord } from './record.ts';
+
+/**
+ * Sessions are the traces that share a session id, aggregated at query time from the
+ * trace columns of aggregate.ts: a trace belongs to the session its spans name.
+ */
+
+/** A session's figures, as the API returns them. */
+export interface SessionRecord {
+  sessionId: string;
+  firstActivity: string;
+  lastActivity: string;
+  traceCount: number;
+  /** From the start of the first trace to the end of the last one. */
+  durationMs: number;
+  cost: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Traces whose status is error. */
+  errorCount: number;
+  /** Distinct user ids, sorted, at most `MAX_SESSION_USERS`. */
+  users: string[];
+}
+
+export interface SessionDetail extends SessionRecord {
+  /** The session's traces in start order, at most `MAX_SESSION_TRACES`. */
+  traces: TraceRecord[];
+  tracesTruncated: boolean;
+  /** Scores on the session itself (not on its traces), oldest first, at most `MAX_SESSION_SCORES`. */
+  scores: ScoreRecord[];
+  scoresTruncated: boolean;
+}
+
+/** Where the previous page ended: the sort key of its last session. */
+export interface SessionCursor {
+  lastActivityNs: string;
+  sessionId: string;
+}
+
+export interface SessionPage {
+  sessions: SessionRecord[];
+  /** Set when another page may follow. */
+  next: SessionCursor | null;
+}
+
+export const MAX_SESSION_USERS = 100;
+export const MAX_SESSION_TRACES = 1000;
+export const MAX_SESSION_SCORES = 1000;
+
+/** Per-trace user ids, selected beside the trace columns: a trace may name several users. */
+const TRACE_USERS_SQL = "groupUniqArrayIf(user_id, user_id != '') AS trace_user_ids";
+
+/**
+ * Session figures over a set of trace rows, the session id taken from `sessionIdSql` (the columns of TRACE_COLUMNS_SQL plus
+ * TRACE_USERS_SQL). Aliases avoid the trace column names, which they would capture.
+ */
+const sessionColumnsSql = (sessionIdSql: string) => `
+    ${sessionIdSql} AS sess_id,
+    min(trace_start) AS sess_start,
+    max(trace_end) AS sess_end,
+    count() AS sess_trace_count,
+    dateDiff('microsecond', sess_start, sess_end) / 1000 AS sess_duration_ms,
+    sum(trace_cost) AS sess_cost,
+    sum(trace_input_tokens) AS sess_input_tokens,
+    sum(trace_output_tokens) AS sess_output_tokens,
+    sum(trace_total_tokens) AS sess_total_tokens,
+    countIf(trace_status = 'error') AS sess_error_count,
+    arraySlice(arraySort(groupUniqArrayArray(trace_user_ids)), 1, {maxUsers:UInt32}) AS sess_users,
+    toString(toUnixTimestamp64Nano(sess_start)) AS sess_start_ns,
+    toString(toUnixTimestamp64Nano(sess_end)) AS sess_end_ns`;
+
+/** A session row as the SQL above returns it (64-bit integers arrive as strings). */
+interface SessionRow {
+  sess_id: string;
+  sess_start_ns: string;
+  sess_end_ns: string;
+  sess_trace_count: string;
+  sess_duration_ms: number;
+  sess_cost: number;
+  sess_input_tokens: string;
+  sess_output_tokens: string;
+  sess_total_tokens: string;
+  sess_error_count: string;
+  sess_users: string[];
+}
+
+/**
+ * Sessions whose traces match the filter, most recent last activity first, keyset-paginated
+ * on (last activity, session id). Figures cover the matching traces only.
+ */
+export async function listSessions(
+  storage: Storage,
+  filter: TraceFilter,
+  page: { limit: number; after?: SessionCursor },
+): Promise<SessionPage> {
+  const sql = traceFilterSql(filter);
+  const params: Record<string, unknown> = { ...sql.params, maxUsers: MAX_SESSION_USERS, limit: page.limit + 1 };
+  let having = '';
+  if (page.after) {
+    // Tuple comparison keeps the order total when two sessions end in the same nanosecond.
+    having = 'HAVING (sess_end, sess_id) < ({afterEnd:DateTime64(9)}, {afterSession:String})';
+    params.afterEnd = nanosToDateTimeValue(page.after.lastActivityNs);
+    params.afterSession = page.after.sessionId;
+  }
+  const result = await storage.client.query({
+    query: `
+      SELECT ${sessionColumnsSql('trace_session_id')}
+      FROM (
+        SELECT ${traceColumnsFor(sql.traceConditions)}, ${TRACE_USERS_SQL}
+        FROM spans FINAL
+        PREWHERE ${sql.spanConditions.join(' AND ')}
+        GROUP BY trace_id
+      )
+      WHERE ${[...sql.traceConditions, "trace_session_id != ''"].join(' AND ')}
+      GROUP BY trace_session_id
+      ${having}
+      ORDER BY sess_end DESC, sess_id DESC
+      LIMIT {limit:UInt32}`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<SessionRow>();
+  const last = rows[page.limit - 1];
+  return {
+    sessions: rows.slice(0, page.limit).map(sessionRecordFromRow),
+    next: rows.length > page.limit && last ? { lastActivityNs: last.sess_end_ns, sessionId: last.sess_id } : null,
+  };
+}
+
+/**
+ * One session over all its traces (any time), with its traces in start order and its
+ * scores, or null when the project has no such session. A trace is in the session when
+ * one of its spans names it.
+ */
+export async function getSession(storage: Storage, projectId: string, sessionId: string): Promise<SessionDetail | null> {
+  const params = { projectId, sessionId, maxUsers: MAX_SESSION_USERS, traceLimit: MAX_SESSION_TRACES + 1 };
+  // The bloom filter index on session_id finds the session's spans; their traces are then read whole.
+  const sessionTraces = `
+        SELECT ${TRACE_COLUMNS_SQL}, ${TRACE_USERS_SQL}
+        FROM spans FINAL
+        PREWHERE project_id = {projectId:String}
+          AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND session_id = {sessionId:String})
+        GROUP BY trace_id`;
+  const [figures, traceRows, scores] = await Promise.all([
+    storage.client
+      .query({
+        // Every trace found counts, even one whose other spans name a different session.
+        query: `
+          SELECT ${sessionColumnsSql('{sessionId:String}')}
+          FROM (${sessionTraces})
+          HAVING count() > 0`,
+        query_params: params,
+        format: 'JSONEachRow',
+      })
+      .then((r) => r.json<SessionRow>()),
+    storage.client
+      .query({
+        query: `SELECT * FROM (${sessionTraces}) ORDER BY trace_start, trace_id LIMIT {traceLimit:UInt32}`,
+        query_params: params,
+        format: 'JSONEachRow',
+      })
+      .then((r) => r.json<TraceAggregateRow>()),
+    listScores(storage, projectId, { sessionId }, { limit: MAX_SESSION_SCORES }),
+  ]);
+  const [row] = figures;
+  if (!row) return null;
+  return {
+    ...sessionRecordFromRow(row),
+    traces: traceRows.slice(0, MAX_SESSION_TRACES).map(traceRecordFromRow),
+    tracesTruncated: traceRows.length > MAX_SESSION_TRACES,
+    scores: scores.scores,
+    scoresTruncated: scores.next !== null,
+  };
+}
+
+function sessionRecordFromRow(row: SessionRow): SessionRecord {
+  return {
+    sessionId: row.sess_id,
+    firstActivity: nanosToIso(row.sess_start_ns),
+    lastActivity: nanosToIso(row.sess_end_ns),
+    traceCount: Number(row.sess_trace_count),
+    durationMs: row.sess_duration_ms,
+    cost: row.sess_cost,
+    inputTokens: Number(row.sess_input_tokens),
+    outputTokens: Number(row.sess_output_tokens),
+    totalTokens: Number(row.sess_total_tokens),
+    errorCount: Number(row.sess_error_count),
+    users: row.sess_users,
+  };
+}

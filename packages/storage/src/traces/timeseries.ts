@@ -1,0 +1,137 @@
+import type { Storage } from '../client.ts';
+import { groupSql, measureByName, type GroupBy, type Measure, type MeasureName } from './measures.ts';
+import { conditionsNeedTexts, traceColumnsFor } from './aggregate.ts';
+import { traceFilterSql, type TraceFilter } from './filter.ts';
+import { traceRowsSql } from './rows.ts';
+
+export interface TimeseriesRequest {
+  measure: MeasureName;
+  /** Bucket width in seconds. */
+  stepSeconds: number;
+  scoreName?: string;
+  groupBy?: GroupBy;
+  /** With groupBy: the N largest groups (by trace count) are kept, the rest summed as "other". */
+  topGroups: number;
+}
+
+export interface TimeseriesPoint {
+  time: string;
+  value: number | null;
+}
+
+export interface TimeseriesSeries {
+  /** The group's value ("" for traces without one; "__other__" for the rest), or null when ungrouped. */
+  group: string | null;
+  points: TimeseriesPoint[];
+}
+
+/** The label of the series that sums the groups beyond the top N. */
+export const OTHER_GROUP = '__other__';
+
+/**
+ * A measure per time bucket over the filtered traces, every bucket of the window present
+ * (empty ones as 0 or null, as the measure says), optionally one series per group.
+ */
+export async function queryTimeseries(storage: Storage, filter: TraceFilter, request: TimeseriesRequest): Promise<TimeseriesSeries[]> {
+  const measure = measureByName(request.measure);
+  const { from, params } = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
+  params.step = request.stepSeconds;
+
+  let groupExpression = "''";
+  if (request.groupBy) {
+    const column = groupSql(request.groupBy).column;
+    const top = await storage.client.query({
+      query: `SELECT ${column} AS grp FROM ${from} GROUP BY grp ORDER BY count() DESC, grp LIMIT {top:UInt32}`,
+      query_params: { ...params, top: request.topGroups },
+      format: 'JSONEachRow',
+    });
+    params.topGroups = (await top.json<{ grp: string }>()).map((r) => r.grp);
+    groupExpression = `if(${column} IN {topGroups:Array(String)}, ${column}, '${OTHER_GROUP}')`;
+  }
+  const result = await storage.client.query({
+    query: `
+      SELECT toUnixTimestamp(toStartOfInterval(trace_start, INTERVAL {step:UInt32} SECOND)) AS bucket,
+        ${groupExpression} AS grp, ${measure.sql} AS value
+      FROM ${from}
+      GROUP BY bucket, grp
+      ORDER BY grp, bucket`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<{ bucket: number | string; grp: string; value: number | string | null }>();
+  const buckets = bucketStarts(filter.startTimeMs, filter.endTimeMs, request.stepSeconds);
+  const byGroup = new Map<string, Map<number, number | null>>();
+  for (const row of rows) {
+    const values = byGroup.get(row.grp) ?? new Map<number, number | null>();
+    values.set(Number(row.bucket), row.value === null || Number.isNaN(Number(row.value)) ? null : Number(row.value));
+    byGroup.set(row.grp, values);
+  }
+  const groups = request.groupBy ? [...(params.topGroups as string[]), ...(byGroup.has(OTHER_GROUP) ? [OTHER_GROUP] : [])] : [''];
+  return groups.map((group) => {
+    const values = byGroup.get(group);
+    return {
+      group: request.groupBy ? group : null,
+      points: buckets.map((seconds) => ({
+        time: new Date(seconds * 1000).toISOString(),
+        value: values?.has(seconds) ? values.get(seconds)! : measure.empty,
+      })),
+    };
+  });
+}
+
+/**
+ * The FROM clause a measure aggregates over: one row per filtered trace (`t`), with the
+ * trace's score for `score_mean` and its flagged-ness for `flag_rate` joined on, and the filter's trace conditions applied.
+ * Ends with a WHERE, so callers may append `AND …`. Shared by timeseries and monitors.
+ * With `groupBy`, the trace rows carry what grouping needs (see groupSql).
+ *
+ * Rolled-up hours are read from their rollups (rows.ts), except under a dimension
+ * grouping: a trace's dimension value is aggregated from its spans, which rollups do not keep.
+ */
+export async function measureSource(
+  storage: Storage,
+  filter: TraceFilter,
+  measure: Measure,
+  scoreName?: string,
+  groupBy?: GroupBy,
+): Promise<{ from: string; params: Record<string, unknown> }> {
+  const sql = traceFilterSql(filter);
+  const group = groupBy ? groupSql(groupBy) : null;
+  const traceRows = group?.traceColumn
+    ? `
+    SELECT ${traceColumnsFor(sql.traceConditions)}, ${group.traceColumn}
+    FROM spans FINAL
+    PREWHERE ${sql.spanConditions.join(' AND ')}
+    GROUP BY trace_id`
+    : await traceRowsSql(storage, filter, sql, { texts: conditionsNeedTexts(sql.traceConditions) });
+  // After traceRowsSql, which adds the parameters of the rollups it reads.
+  const params: Record<string, unknown> = { ...sql.params, ...group?.params };
+  // A trace's score for the measure: the mean of its scores of that name.
+  const scoreJoin = measure.needsScore
+    ? `LEFT JOIN (
+        SELECT trace_id, avg(value) AS score_value, 1 AS has_score
+        FROM scores FINAL
+        WHERE project_id = {projectId:String} AND name = {measureScore:String} AND value IS NOT NULL AND trace_id != ''
+        GROUP BY trace_id
+      ) AS s USING trace_id`
+    : '';
+  if (measure.needsScore) params.measureScore = scoreName ?? '';
+  // Unmatched rows of a LEFT JOIN take the column default, so unflagged traces count 0.
+  const flagJoin = measure.needsFlags
+    ? `LEFT JOIN (
+        SELECT trace_id, toUInt8(1) AS is_flagged
+        FROM trace_flags FINAL
+        WHERE project_id = {projectId:String} AND notEmpty(flags)
+      ) AS f USING trace_id`
+    : '';
+  return { from: `(${traceRows}) AS t ${scoreJoin} ${flagJoin} WHERE ${sql.traceConditions.join(' AND ')}`, params };
+}
+
+/** Starts (epoch seconds) of the buckets covering [start, end), aligned as toStartOfInterval aligns them. */
+export function bucketStarts(startMs: number, endMs: number, stepSeconds: number): number[] {
+  const first = Math.floor(startMs / 1000 / stepSeconds) * stepSeconds;
+  const out: number[] = [];
+  for (let s = first; s * 1000 < endMs; s += stepSeconds) out.push(s);
+  return out;
+}
+
