@@ -4,8 +4,8 @@
  */
 import type { ErrorDetail } from '@aos/http';
 import type { BackfillEstimate, EvaluatorTemplate, ModelTemplate, VariableDefinition } from '@aos/evaluators';
-import type { EvaluatorView } from '../../apps/query/src/evaluators/evaluator-body.ts';
-import type { MonitorView } from '../../apps/query/src/monitors/monitor-view.ts';
+import type { EvaluatorView } from '../../apps/query/src/routes/trace-evaluators/evaluator-body.ts';
+import type { MonitorView } from '../../apps/query/src/routes/trace-monitors/monitor-view.ts';
 import type { MaskingPolicy, TextMatch } from '@aos/masking';
 import type {
   BackfillRecord,

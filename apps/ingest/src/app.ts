@@ -7,7 +7,7 @@ import type { SpanBatchPayload } from '@aos/queue';
 import { createBackpressure } from './backpressure.ts';
 import type { MaskingFindings } from './masking-findings.ts';
 import type { ProjectSettingsSource } from './project-settings.ts';
-import { otlpRoutes } from './routes/otlp.ts';
+import { otlpRoutes } from './routes/traces/otlp.ts';
 
 export { startProjectSettings, type ProjectSettingsSource } from './project-settings.ts';
 export { MASKING_FINDINGS_FLUSH_MS, createMaskingFindings, type MaskingFindings } from './masking-findings.ts';

@@ -5,17 +5,17 @@ import type { Logger } from '@aos/log';
 import type { EvaluatorSettings, MonitorSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
-import { apiKeyRoutes } from './routes/api-keys.ts';
-import { deadLetterRoutes } from './routes/dead-letters.ts';
-import { evaluatorRoutes } from './routes/evaluators.ts';
-import { findingRoutes } from './routes/trace-findings.ts';
-import { monitorRoutes } from './routes/trace-monitors.ts';
-import { scoreConfigRoutes } from './routes/score-configs.ts';
-import { scoreRoutes } from './routes/scores.ts';
-import { traceDimensionRoutes } from './routes/trace-dimensions.ts';
-import { traceMaskingRoutes } from './routes/trace-masking.ts';
-import { traceRoutes } from './routes/traces.ts';
-import { traceViewRoutes } from './routes/trace-views.ts';
+import { apiKeyRoutes } from './routes/api-keys/index.ts';
+import { deadLetterRoutes } from './routes/dead-letters/index.ts';
+import { evaluatorRoutes } from './routes/trace-evaluators/index.ts';
+import { findingRoutes } from './routes/trace-findings/index.ts';
+import { monitorRoutes } from './routes/trace-monitors/index.ts';
+import { scoreConfigRoutes } from './routes/score-configs/index.ts';
+import { scoreRoutes } from './routes/trace-scores/index.ts';
+import { traceDimensionRoutes } from './routes/trace-dimensions/index.ts';
+import { traceMaskingRoutes } from './routes/trace-masking/index.ts';
+import { traceRoutes } from './routes/traces/index.ts';
+import { traceViewRoutes } from './routes/trace-views/index.ts';
 
 export interface QueryAppDeps {
   storage: Storage;

@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
+import { searchSpans, type Storage } from '@aos/storage';
+import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
+import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../../filters/span-filter.ts';
+
+const pageSchema = v.object({
+  limit: limitParam(50),
+  cursor: v.optional(v.string()),
+});
+
+/** GET /traces/spans: spans across traces, newest first. */
+export function spanSearchRoutes(deps: { storage: Storage }) {
+  const app = new Hono<AuthEnv>();
+  app.get('/', async (c) => {
+    const query = queryParams(c.req.url, { single: [...SPAN_FILTER_PARAMS, 'limit', 'cursor'], repeated: SPAN_FILTER_REPEATED_PARAMS });
+    const filter = parseSpanSearchFilter(query, c.var.apiKey);
+    const page = parseOrThrow(pageSchema, { limit: query.limit, cursor: query.cursor }, 'span search');
+    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { startNs: NANOS, traceId: ANY, spanId: ANY });
+    const result = await searchSpans(deps.storage, filter, { limit: page.limit, ...(after ? { after } : {}) });
+    return c.json({
+      data: result.spans,
+      nextCursor: result.next ? encodeKeyCursor(result.next) : null,
+    });
+  });
+  return app;
+}
+
+const ANY = /^/;
+const NANOS = /^\d+$/;

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRedis, type LocalRedis } from '@aos/local-services';
+import { eventually, startTestService, type TestService } from '../support/service.ts';
+
+const redisDir = mkdtempSync(path.join(tmpdir(), 'aos-outage-redis-'));
+let redis: LocalRedis;
+let svc: TestService;
+
+beforeAll(async () => {
+  redis = await startLocalRedis({ dir: redisDir });
+  svc = await startTestService({ REDIS_URL: redis.url, INGEST_RETRY_AFTER_SECONDS: '3' });
+});
+afterAll(async () => {
+  await svc?.stop();
+  await redis?.stop();
+  rmSync(redisDir, { recursive: true, force: true });
+});
+
+function send(traceId: string) {
+  const now = Date.now() * 1e6;
+  return svc.api('/api/v1/traces/otlp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: '00000000000000e1', name: 'outage', startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000) }] }] }],
+    }),
+  });
+}
+
+async function stored(traceId: string) {
+  return (await svc.api(`/api/v1/traces/${traceId}`)).status === 200 ? true : undefined;
+}
+
+describe('outages', () => {
+  it('is answered 503 with Retry-After, loses nothing accepted, and ingest recovers with Redis', async () => {
+    const before = 'a0'.repeat(16);
+    expect((await send(before)).status).toBe(200);
+    await eventually(() => stored(before));
+
+    await redis.stop();
+    // Let the cached queue depth expire so the next request has to reach Redis.
+    await new Promise((r) => setTimeout(r, 300));
+    const during = await send('a1'.repeat(16));
+    expect(during.status).toBe(503);
+    expect(during.headers.get('retry-after')).toBe('3');
+    expect(((await during.json()) as any).message).toMatch(/unavailable/);
+    // Reads do not depend on Redis: what was stored is still served.
+    expect(await stored(before)).toBe(true);
+
+    redis = await startLocalRedis({ dir: redisDir, port: redis.port });
+    const after = 'a2'.repeat(16);
+    await eventually(async () => ((await send(after)).status === 200 ? true : undefined), 30_000, 'ingest to accept again');
+    await eventually(() => stored(after), 30_000, 'the span sent after the outage');
+  });
+
+  it('storage that cannot be reached is answered 503 (retryable), not 500', async () => {
+    await svc.service.storage.close();
+    const res = await svc.api('/api/v1/traces/otlp', {
+      method: 'POST',
+      key: 'aos_never-seen-before-so-not-cached',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(((await res.json()) as any).message).toMatch(/API key/);
+    // The read API says the same in its own error shape.
+    const read = await svc.api('/api/v1/traces');
+    expect(read.status).toBe(503);
+    expect(((await read.json()) as any).error.code).toBe('unavailable');
+  });
+});

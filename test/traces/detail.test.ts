@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordsOfChosenTraces } from '../../packages/storage/src/traces/chosen.ts';
+import { msToDateTimeParam } from '../../packages/storage/src/sql/values.ts';
+import { readJson, type Page, type SpanNode, type TraceDetail, type TraceListItem } from '../support/api-types.ts';
+import { eventually, startTestService, type TestService } from '../support/service.ts';
+
+// A trace's figures are computed two ways: from its spans (storage traces/figures.ts: the detail,
+// and list pages of few spans) and by the engine (TRACE_FIGURES_SQL: summaries, sessions,
+// list pages of big traces). These traces take each branch of those rules; every answer
+// must agree on every one.
+let svc: TestService;
+const NOW_NS = BigInt(Date.now() - 10 * 60_000) * 1_000_000n;
+const id = (n: number) => n.toString(16).padStart(32, '0');
+
+interface CraftedSpan {
+  span: number;
+  parent?: number;
+  name: string;
+  /** Offsets from the trace's start, in nanoseconds: sub-microsecond parts test the duration's rounding. */
+  startNs: number;
+  endNs: number;
+  status?: 0 | 1 | 2;
+  attrs?: Record<string, string | number>;
+  droppedAttributesCount?: number;
+}
+interface CraftedTrace {
+  id: string;
+  env?: string;
+  spans: CraftedSpan[];
+}
+
+const llm = (model: string, tokensIn: number, tokensOut: number) => ({
+  'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model, 'gen_ai.usage.input_tokens': tokensIn, 'gen_ai.usage.output_tokens': tokensOut,
+});
+
+const TRACES: CraftedTrace[] = [
+  {
+    // A root, model calls of two models (usage from those only), an error, a flagged span.
+    id: id(0xd1),
+    env: 'prod',
+    spans: [
+      { span: 1, name: 'agent', startNs: 999, endNs: 900_000_001, status: 1, attrs: { 'gen_ai.usage.input_tokens': 5000 } },
+      { span: 2, parent: 1, name: 'chat a', startNs: 1_000_000, endNs: 300_000_000, attrs: llm('gpt-4o', 1200, 300) },
+      { span: 3, parent: 1, name: 'chat b', startNs: 2_000_000, endNs: 400_000_000, status: 2, attrs: llm('gpt-4o-mini', 700, 50) },
+      { span: 4, parent: 1, name: 'tool', startNs: 3_000_000, endNs: 5_000_000, attrs: { 'session.id': 'sess-d1', 'user.id': 'user-d1' }, droppedAttributesCount: 2 },
+    ],
+  },
+  {
+    // No root has arrived: the name is the earliest span's; no model spans, so every span's usage counts.
+    id: id(0xd2),
+    spans: [
+      { span: 7, parent: 99, name: 'late step', startNs: 50_000_000, endNs: 60_000_000, attrs: { 'gen_ai.usage.input_tokens': 10 } },
+      { span: 6, parent: 99, name: 'early step', startNs: 10_000_000, endNs: 20_000_500, attrs: { 'gen_ai.usage.input_tokens': 20 } },
+    ],
+  },
+  {
+    // Two roots, and a child that starts before both: the earliest root names the trace. All statuses unset.
+    id: id(0xd3),
+    env: 'staging',
+    spans: [
+      { span: 1, name: 'second root', startNs: 30_000_000, endNs: 40_000_000, status: 0 },
+      { span: 2, name: 'first root', startNs: 20_000_000, endNs: 25_000_000, status: 0 },
+      { span: 3, parent: 2, name: 'eager child', startNs: 10_000_000, endNs: 12_000_000, status: 0 },
+    ],
+  },
+  {
+    // A model call without token counts (flagged missing_token_counts) and one with a model, ok.
+    id: id(0xd4),
+    env: 'dev',
+    spans: [
+      { span: 1, name: 'run', startNs: 0, endNs: 1_000_000_000, status: 1, attrs: { 'user.id': 'user-d4' } },
+      { span: 2, parent: 1, name: 'chat', startNs: 1_000, endNs: 2_000, attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'claude-3-5-sonnet' } },
+      { span: 3, parent: 1, name: 'chat', startNs: 3_000, endNs: 4_000, attrs: llm('claude-3-5-sonnet', 100, 10) },
+    ],
+  },
+];
+
+function otlp(trace: CraftedTrace) {
+  const value = (v: string | number) => (typeof v === 'number' ? { intValue: String(v) } : { stringValue: v });
+  const hex16 = (n: number) => n.toString(16).padStart(16, '0');
+  return {
+    resource: { attributes: [{ key: 'service.name', value: { stringValue: 'detail-test' } }, ...(trace.env ? [{ key: 'deployment.environment.name', value: { stringValue: trace.env } }] : [])] },
+    scopeSpans: [
+      {
+        spans: trace.spans.map((s) => ({
+          traceId: trace.id,
+          spanId: hex16(s.span),
+          parentSpanId: s.parent ? hex16(s.parent) : '',
+          name: s.name,
+          startTimeUnixNano: String(NOW_NS + BigInt(s.startNs)),
+          endTimeUnixNano: String(NOW_NS + BigInt(s.endNs)),
+          status: { code: s.status ?? 1 },
+          attributes: Object.entries(s.attrs ?? {}).map(([key, v]) => ({ key, value: value(v) })),
+          ...(s.droppedAttributesCount ? { droppedAttributesCount: s.droppedAttributesCount } : {}),
+        })),
+      },
+    ],
+  };
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const res = await svc.api('/api/v1/traces/otlp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resourceSpans: TRACES.map(otlp) }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const spans = TRACES.reduce((n, t) => n + t.spans.length, 0);
+  await eventually(async () => ((await list()).reduce((n, t) => n + t.spanCount, 0) === spans ? true : undefined));
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+async function list(): Promise<TraceListItem[]> {
+  const res = await svc.api('/api/v1/traces?limit=100');
+  expect(res.status).toBe(200);
+  return (await readJson<Page<TraceListItem>>(res)).data;
+}
+
+describe('GET /traces/{traceId}', () => {
+  it('gives the figures the trace list gives, for every branch of the rules', async () => {
+    const listed = new Map((await list()).map((t) => [t.traceId, t]));
+    for (const trace of TRACES) {
+      const res = await svc.api(`/api/v1/traces/${trace.id}`);
+      expect(res.status).toBe(200);
+      const { spans: _spans, flagDetails: _details, ...detail } = await readJson<TraceDetail>(res);
+      const row = listed.get(trace.id);
+      expect(row, trace.id).toBeDefined();
+      // Costs are sums of floating-point numbers, added in whatever order each side reads them.
+      expect({ ...detail, cost: 0 }, trace.id).toEqual({ ...row, cost: 0 });
+      expect(detail.cost, trace.id).toBeCloseTo(row!.cost, 12);
+    }
+  });
+
+  it('gives the figures the engine computes, for every branch of the rules', async () => {
+    // Chosen as a list chooses them, over a span range that holds all their spans.
+    const chosen = TRACES.map((t) => ({ trace_id: t.id, trace_start_ns: '0', trace_end_ns: String(NOW_NS * 2n), span_count: '1' }));
+    const read = (figuredHereUpTo: number) =>
+      recordsOfChosenTraces(svc.service.storage, 'default', chosen, msToDateTimeParam(Date.now() + 3_600_000), 1000, figuredHereUpTo);
+    const [byEngine, here] = await Promise.all([read(0), read(Infinity)]);
+    expect(byEngine.size).toBe(TRACES.length);
+    for (const trace of TRACES) {
+      const res = await svc.api(`/api/v1/traces/${trace.id}`);
+      const { spans: _spans, flagDetails: _details, projectId: _project, ...detail } = await readJson<TraceDetail>(res);
+      const engine = byEngine.get(trace.id)!;
+      expect({ ...engine, cost: 0 }, trace.id).toEqual({ ...detail, cost: 0 });
+      expect(engine.cost, trace.id).toBeCloseTo(detail.cost, 12);
+      expect(here.get(trace.id), trace.id).toEqual(detail);
+    }
+  });
+
+  it('reads the rules as documented on these traces', async () => {
+    const detail = async (n: number) => readJson<TraceDetail>(await svc.api(`/api/v1/traces/${id(n)}`));
+    const d1 = await detail(0xd1);
+    expect([d1.name, d1.status, d1.errorCount, d1.inputTokens, d1.outputTokens, d1.models]).toEqual(['agent', 'error', 1, 1900, 350, ['gpt-4o', 'gpt-4o-mini']]);
+    expect([d1.sessionId, d1.userId, d1.environment, d1.durationMs]).toEqual(['sess-d1', 'user-d1', 'prod', 900]);
+    const flagged = (nodes: SpanNode[]): SpanNode[] => nodes.flatMap((n) => [...(n.qualityFlags.length ? [n] : []), ...flagged(n.children)]);
+    expect(flagged(d1.spans).map((s) => s.name)).toContain('tool');
+    expect(d1.flaggedSpanCount).toBe(flagged(d1.spans).length);
+    const d2 = await detail(0xd2);
+    expect([d2.name, d2.inputTokens, d2.durationMs, d2.environment]).toEqual(['early step', 30, 50, null]);
+    const d3 = await detail(0xd3);
+    expect([d3.name, d3.status, d3.spanCount]).toEqual(['first root', 'unset', 3]);
+    const d4 = await detail(0xd4);
+    expect([d4.inputTokens, d4.flaggedSpanCount, d4.models, d4.userId]).toEqual([100, 1, ['claude-3-5-sonnet'], 'user-d4']);
+  });
+});
