@@ -3,7 +3,9 @@ import { Hono } from 'hono';
 import { apiErrorHandler, createKeyAuthenticator, requireKey, type AuthEnv } from '@aos/http';
 import { silentLogger } from '@aos/log';
 import { createApiKey } from '@aos/storage';
-import { exportSpansHandler, exportTracesHandler, listExportsHandler } from '../../apps/query/src/routes/traces/export.ts';
+import { traceExportRoutes } from '../../apps/query/src/routes/traces/export.ts';
+import { exportRecordRoutes } from '../../apps/query/src/routes/traces/exports.ts';
+import { spanExportRoutes } from '../../apps/query/src/routes/traces/spans/export.ts';
 import { readJson, type ErrorBody, type ExportRecord, type Page, type TraceListItem } from '../support/api-types.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
@@ -81,9 +83,9 @@ function exportApp(chunkSize?: number): Hono<AuthEnv> {
   const deps = { storage, logger: silentLogger, ...(chunkSize ? { chunkSize } : {}) };
   const routes = new Hono<AuthEnv>();
   routes.use('*', requireKey(createKeyAuthenticator(storage, 0), 'read'));
-  routes.get('/api/v1/traces/export', exportTracesHandler(deps));
-  routes.get('/api/v1/traces/spans/export', exportSpansHandler(deps));
-  routes.get('/api/v1/traces/exports', listExportsHandler(deps));
+  routes.route('/api/v1/traces/export', traceExportRoutes(deps));
+  routes.route('/api/v1/traces/spans/export', spanExportRoutes(deps));
+  routes.route('/api/v1/traces/exports', exportRecordRoutes(deps));
   routes.onError(apiErrorHandler(silentLogger));
   return routes;
 }

@@ -1,4 +1,4 @@
-import { Hono, type Handler } from 'hono';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import { estimateBackfill, itemSelection } from '@aos/evaluators';
 import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv } from '@aos/http';
@@ -77,8 +77,9 @@ export function backfillRoutes(deps: EvaluatorRouteDeps) {
 }
 
 /** `POST /trace-evaluators/backfills/{id}/cancel`: the writer stops before its next items. */
-export function cancelBackfillRoute(deps: EvaluatorRouteDeps): Handler<AuthEnv> {
-  return async (c) => {
+export function backfillCancelRoutes(deps: EvaluatorRouteDeps) {
+  const app = new Hono<AuthEnv>();
+  app.post('/:id/cancel', requireKey(deps.auth, 'write'), async (c) => {
     const projectId = projectFor(c.var.apiKey, queryParams(c.req.url, { single: ['projectId'] }).projectId as string | undefined);
     const id = c.req.param('id') ?? '';
     const backfill = BACKFILL_ID.test(id) ? await getBackfill(deps.storage, projectId, id) : null;
@@ -89,5 +90,6 @@ export function cancelBackfillRoute(deps: EvaluatorRouteDeps): Handler<AuthEnv> 
     if (backfill.cancelledAt) throw new ApiError('conflict', `backfill ${id} was already cancelled at ${backfill.cancelledAt}`);
     await markBackfillCancelled(deps.storage, projectId, id);
     return c.json(await getBackfill(deps.storage, projectId, id));
-  };
+  });
+  return app;
 }

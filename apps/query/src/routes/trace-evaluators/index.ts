@@ -27,8 +27,8 @@ import {
 import { presentEvaluator, toStore } from './evaluator-body.ts';
 import { EVALUATOR_ID, findEvaluator, type EvaluatorRouteDeps } from './find-evaluator.ts';
 import { encodeIdCursor, idCursorParam, limitParam } from '../../filters/pagination.ts';
-import { backfillRoutes, cancelBackfillRoute } from './backfills.ts';
-import { evaluatorStatsHandler } from './stats.ts';
+import { backfillCancelRoutes, backfillRoutes } from './backfills.ts';
+import { evaluatorStatsRoutes } from './stats.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from '../../request-helpers.ts';
 import { ensureFilterDimensions } from '../../filters/dimension-keys.ts';
 
@@ -66,8 +66,8 @@ export function evaluatorRoutes(deps: EvaluatorRouteDeps) {
     queryParams(c.req.url, { single: [] });
     return c.json({ data: VARIABLES });
   });
-  app.get('/stats', read, evaluatorStatsHandler(deps));
-  app.post('/backfills/:id/cancel', write, cancelBackfillRoute(deps));
+  app.route('/stats', evaluatorStatsRoutes(deps));
+  app.route('/backfills', backfillCancelRoutes(deps));
 
   app.get('/', read, async (c) => {
     const query = parseOrThrow(listSchema, queryParams(c.req.url, { single: ['projectId', 'limit', 'cursor'] }), 'query');

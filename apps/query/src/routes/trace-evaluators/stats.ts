@@ -1,6 +1,6 @@
-import type { Handler } from 'hono';
+import { Hono } from 'hono';
 import * as v from 'valibot';
-import { ApiError, parseOrThrow, projectFor, queryParams, type AuthEnv } from '@aos/http';
+import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import { bucketStarts, evaluatorScoreStats, listEvaluators, type Storage } from '@aos/storage';
 import { bucketSeconds, intervalParam } from '../../filters/interval.ts';
 import { timeParam } from '../../filters/time.ts';
@@ -21,8 +21,9 @@ const statsSchema = v.object({
  * `GET /trace-evaluators/stats`: per evaluator and time bucket (by judgement time), how
  * many scores it wrote, their mean and label counts. Every bucket of the window is present.
  */
-export function evaluatorStatsHandler(deps: { storage: Storage }): Handler<AuthEnv> {
-  return async (c) => {
+export function evaluatorStatsRoutes(deps: { storage: Storage; auth: KeyAuthenticator }) {
+  const app = new Hono<AuthEnv>();
+  app.get('/', requireKey(deps.auth, 'read'), async (c) => {
     const query = parseOrThrow(
       statsSchema,
       queryParams(c.req.url, { single: ['projectId', 'startTime', 'endTime', 'interval', 'evaluatorId'] }),
@@ -53,7 +54,8 @@ export function evaluatorStatsHandler(deps: { storage: Storage }): Handler<AuthE
         };
       }),
     });
-  };
+  });
+  return app;
 }
 
 async function evaluatorNames(storage: Storage, projectId: string): Promise<Map<string, string>> {

@@ -1,4 +1,4 @@
-import type { Handler } from 'hono';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
 import { MEASURE_NAMES, groupByOf, queryTimeseries, type Storage } from '@aos/storage';
@@ -15,9 +15,13 @@ const timeseriesSchema = v.object({
   measureScore: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });
 
-/** GET /traces/timeseries: a measure of the catalogue per time bucket, optionally per group. */
-export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> {
-  return async (c) => {
+/**
+ * GET /traces/timeseries: a measure of the catalogue per time bucket, optionally per group.
+ * Expects `requireKey(..., 'read')` to have run.
+ */
+export function timeseriesRoutes(deps: { storage: Storage }) {
+  const app = new Hono<AuthEnv>();
+  app.get('/', async (c) => {
     const query = queryParams(c.req.url, {
       single: [...TRACE_FILTER_PARAMS, 'measure', 'interval', 'groupBy', 'top', 'measureScore'],
       repeated: TRACE_FILTER_REPEATED_PARAMS,
@@ -44,5 +48,6 @@ export function timeseriesHandler(deps: { storage: Storage }): Handler<AuthEnv> 
       ...(parsed.measureScore ? { scoreName: parsed.measureScore } : {}),
     });
     return c.json({ measure: parsed.measure, intervalSeconds: stepSeconds, groupBy: parsed.groupBy ?? null, series });
-  };
+  });
+  return app;
 }

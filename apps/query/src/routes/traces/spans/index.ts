@@ -1,18 +1,24 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
-import { searchSpans, type Storage } from '@aos/storage';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
-import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../../filters/span-filter.ts';
+import { searchSpans } from '@aos/storage';
+import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../../filters/pagination.ts';
+import { spanExportRoutes } from './export.ts';
+import type { ExportRouteDeps } from '../../../exports/export-request.ts';
+import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../../../filters/span-filter.ts';
 
 const pageSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),
 });
 
-/** GET /traces/spans: spans across traces, newest first. */
-export function spanSearchRoutes(deps: { storage: Storage }) {
+/**
+ * Spans across traces: GET /traces/spans searches them, newest first; /traces/spans/export
+ * exports the spans of matching traces. Expects `requireKey(..., 'read')` to have run.
+ */
+export function spanRoutes(deps: ExportRouteDeps) {
   const app = new Hono<AuthEnv>();
+  app.route('/export', spanExportRoutes(deps));
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...SPAN_FILTER_PARAMS, 'limit', 'cursor'], repeated: SPAN_FILTER_REPEATED_PARAMS });
     const filter = parseSpanSearchFilter(query, c.var.apiKey);
