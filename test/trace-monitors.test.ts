@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monitorSettings } from '@aos/config';
 import { silentLogger } from '@aos/log';
 import { createApiKey, evaluateMonitor, getMonitor, listFindings, type StoredMonitor } from '@aos/storage';
-import { WEBHOOK_HEADERS, startMonitorWorker, verifyWebhook } from '@aos/writer';
+import { WEBHOOK_HEADERS, startMonitorProcessor, verifyWebhook } from '@aos/writer';
 import { seedTraces } from './support/seed-traces.ts';
 import type { AcknowledgedMonitor, ErrorBody, MonitorEvent, MonitorMetric, MonitorPreview, MonitorView, Page } from './support/api-types.ts';
 import { eventually, jsonCall, startTestService, type TestService } from './support/service.ts';
@@ -308,12 +308,13 @@ describe('scheduled evaluation', () => {
       await new Promise((r) => server.close(r));
     }
   });
-  // Last: it stops this service's monitor worker.
+  // Last: it stops this service's monitor processor.
   it('evaluates each tick once with two writers, and one carries on when the other stops', async () => {
-    const second = startMonitorWorker({
+    const second = startMonitorProcessor({
       storage: storage(),
       redisUrl: svc.env.REDIS_URL!,
       prefix: svc.env.QUEUE_PREFIX!,
+      concurrency: 4,
       lockDurationMs: 30_000,
       settings: monitorSettings({}),
       logger: silentLogger,

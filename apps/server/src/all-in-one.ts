@@ -20,14 +20,14 @@ import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
 import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
-import { startSpanWriter, type SpanWriter } from '@aos/writer';
+import { startWriter, type Writer } from '@aos/writer';
 import { listen } from './http-server.ts';
 
 export interface AllInOne {
   url: string;
   /** The development key made on first run (null on later runs: it is printed once). */
   createdKey: CreatedApiKey | null;
-  writer: SpanWriter;
+  writer: Writer;
   storage: Storage;
   stop(): Promise<void>;
 }
@@ -73,7 +73,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => monitorQueue.close());
     const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
     stops.push(() => evaluationQueue.close());
-    const writer = startSpanWriter({
+    const writer = startWriter({
       storage,
       redisUrl,
       prefix: queueConfig.prefix,

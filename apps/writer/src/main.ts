@@ -2,7 +2,7 @@ import { ConfigError, evaluatorSettings, logSettings, monitorSettings, queueSett
 import { createLogger } from '@aos/log';
 import { onShutdownSignal, runMain } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
-import { startSpanWriter } from './span-writer.ts';
+import { startWriter } from './writer.ts';
 
 // The writer on its own: needs REDIS_URL and CLICKHOUSE_URL. Run as many as the load needs.
 runMain(async () => {
@@ -19,7 +19,7 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   await migrate(storage);
-  const writer = startSpanWriter({
+  const writer = startWriter({
     storage,
     redisUrl: queueConfig.redisUrl,
     prefix: queueConfig.prefix,

@@ -18,30 +18,32 @@ import {
   type WorkerStats,
 } from '@aos/queue';
 import { evaluateMonitor, getMonitor, listScheduledMonitors, type MonitorEvaluation, type Storage, type StoredMonitor } from '@aos/storage';
-import { startWebhookWorker } from './webhook-processor.ts';
 
-export interface MonitorWorkerDeps {
+export interface MonitorProcessorDeps {
   storage: Storage;
   redisUrl: string;
   prefix: string;
+  /** Evaluations in flight per writer. */
+  concurrency: number;
   lockDurationMs: number;
   settings: MonitorSettings;
   logger: Logger;
 }
 
-export interface MonitorWorker {
+export interface MonitorProcessor {
   stats: WorkerStats & { evaluations: number };
   close(): Promise<void>;
 }
 
 /**
- * Evaluates monitors on their schedules, on this thread (which owns the storage
- * connection), and delivers their webhooks. Every writer runs one; BullMQ gives each
+ * The monitor queue's processor: evaluates monitors on their schedules, on this thread
+ * (which owns the storage connection), and queues a webhook delivery per state change
+ * (the webhook processor sends them). Every writer runs one; BullMQ gives each
  * tick of a monitor to one of them. At start the schedulers are reconciled with the
  * stored monitors, so a Redis that lost them (or a monitor changed while no writer ran)
  * is put right.
  */
-export function startMonitorWorker(deps: MonitorWorkerDeps): MonitorWorker {
+export function startMonitorProcessor(deps: MonitorProcessorDeps): MonitorProcessor {
   const log = deps.logger.child({ job: 'monitors' });
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const queue = createMonitorQueue({ connection, prefix: deps.prefix, logger: deps.logger });
@@ -60,7 +62,7 @@ export function startMonitorWorker(deps: MonitorWorkerDeps): MonitorWorker {
     queue: MONITOR_QUEUE,
     connection,
     prefix: deps.prefix,
-    concurrency: 4,
+    concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
     processor: async (job) => {
@@ -78,15 +80,14 @@ export function startMonitorWorker(deps: MonitorWorkerDeps): MonitorWorker {
       return { changes: evaluation.changes.length, findings: evaluation.findings.length };
     },
   });
-  const webhooks = startWebhookWorker({ ...deps, connection });
   let closing: Promise<void> | undefined;
   return {
-    stats: Object.defineProperty(started.stats as MonitorWorker['stats'], 'evaluations', { get: () => evaluations, enumerable: true }),
+    stats: Object.defineProperty(started.stats as MonitorProcessor['stats'], 'evaluations', { get: () => evaluations, enumerable: true }),
     // Idempotent: an owner closing it after a test (or a signal) closed it is harmless.
     close() {
       closing ??= (async () => {
         await reconciled;
-        await Promise.all([started.worker.close(), webhooks.close()]);
+        await started.worker.close();
         await queue.close();
         await webhookQueue.close();
         await connection.quit();

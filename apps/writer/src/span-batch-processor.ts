@@ -1,54 +1,113 @@
-import { UnrecoverableError } from 'bullmq';
-import { spanRowsFromExport, type PriceTable } from '@aos/domain';
-import { parseSpanBatchPayload } from '@aos/queue';
-import { encodeSpanRows } from '@aos/storage';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { WriterSettings } from '@aos/config';
+import type { Logger, LogLevel } from '@aos/log';
+import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
+import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
+import { InsertBatcher } from './insert-batcher.ts';
+import { loadPrices } from './prices.ts';
+import { createSpanBatchEncoder, type EncodedBatch } from './span-batch-encoder.ts';
+import { startWriterThreads } from './writer-threads.ts';
 
-/** A processed batch: its rows as JSONEachRow text, and how many there are. */
-export interface EncodedBatch {
-  projectId: string;
-  chunk: string;
-  rows: number;
-  /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
-  deploymentIds: number[];
+export interface SpanBatchProcessorDeps {
+  storage: Storage;
+  redisUrl: string;
+  prefix: string;
+  settings: WriterSettings;
+  logger: Logger;
+  logLevel: LogLevel;
+}
+
+export interface SpanBatchProcessor {
+  stats: WorkerStats & { inserts: number; rows: number };
+  /** Stops taking jobs, writes what is pending, and waits for active jobs to finish. */
+  close(): Promise<void>;
 }
 
 /**
- * Turns one queued OTLP batch into encoded span rows: parse the payload, normalize the
- * spans, encode them. Pure CPU work, so it can run on the main thread or a worker thread.
+ * The ingest queue's processor: BullMQ workers turn queued OTLP batches into span rows,
+ * and one batcher on this thread (which owns the storage connection) combines them into
+ * large inserts. With WRITER_THREADS > 0 the per-job CPU work runs on worker threads, so
+ * an ingest app in the same process keeps answering quickly while batches are normalized.
  */
-export function createSpanBatchProcessor(opts: { prices: PriceTable; maxValueBytes: number }) {
-  return (data: unknown): EncodedBatch => {
-    let payload;
-    try {
-      payload = parseSpanBatchPayload(data);
-    } catch (err) {
-      // A payload of the wrong shape will never succeed: straight to the dead letters.
-      throw new UnrecoverableError(`invalid span batch payload: ${(err as Error).message}`);
-    }
-    const rows = spanRowsFromExport(payload.export, {
-      projectId: payload.projectId,
-      receivedAtMs: payload.receivedAtMs,
-      prices: opts.prices,
-      maxValueBytes: opts.maxValueBytes,
-      ...(payload.dimensionKeys ? { dimensionKeys: payload.dimensionKeys } : {}),
-      ...(payload.maskedRules ? { maskedRules: payload.maskedRules } : {}),
-    });
-    return {
-      projectId: payload.projectId,
-      chunk: encodeSpanRows(rows),
-      rows: rows.length,
-      deploymentIds: deploymentIdsOf(payload.export.resourceSpans),
-    };
+export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatchProcessor {
+  const { settings } = deps;
+  const prices = loadPrices(settings.modelPricesFile); // fails fast on a bad price file
+  // Items are JSONEachRow chunks, one per job, each standing for that job's rows.
+  const batcher = new InsertBatcher<string>({
+    maxRows: settings.batchMaxRows,
+    maxWaitMs: settings.batchMaxWaitMs,
+    maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
+    insert: (chunks) => insertEncodedSpans(deps.storage, chunks),
+  });
+  const registerDeployments = deploymentRegistry(deps);
+  // Both ways of running the workers end a job's processing here.
+  const storeBatch = async (batch: EncodedBatch) => {
+    await Promise.all([batcher.add([batch.chunk], batch.rows), registerDeployments(batch.projectId, batch.deploymentIds)]);
+  };
+  const workers =
+    settings.threads > 0
+      ? startWriterThreads(deps, storeBatch)
+      : startInThread(deps, storeBatch, createSpanBatchEncoder({ prices, maxValueBytes: settings.maxAttributeBytes }));
+  return {
+    stats: Object.defineProperties(workers.stats as SpanBatchProcessor['stats'], {
+      inserts: { get: () => batcher.stats.inserts, enumerable: true },
+      rows: { get: () => batcher.stats.rows, enumerable: true },
+    }),
+    async close() {
+      const closing = workers.close();
+      await batcher.flush();
+      await closing;
+      await batcher.flush();
+    },
   };
 }
 
-/** Integer ids in the `deployment.id` resource attribute (a number or a numeric string). */
-function deploymentIdsOf(resourceSpans: readonly { resource: { attributes: Record<string, unknown> } }[]): number[] {
-  const ids = new Set<number>();
-  for (const rs of resourceSpans) {
-    const raw = rs.resource.attributes['deployment.id'];
-    const id = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
-    if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) ids.add(id);
-  }
-  return [...ids];
+interface RunningWorkers {
+  stats: WorkerStats;
+  close(): Promise<void>;
+}
+
+function startInThread(
+  deps: SpanBatchProcessorDeps,
+  storeBatch: (batch: EncodedBatch) => Promise<void>,
+  processBatch: ReturnType<typeof createSpanBatchEncoder>,
+): RunningWorkers {
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
+  const started = startWorker({
+    queue: INGEST_QUEUE,
+    connection,
+    prefix: deps.prefix,
+    concurrency: deps.settings.concurrency,
+    lockDurationMs: deps.settings.lockDurationMs,
+    logger: deps.logger,
+    processor: async (job) => {
+      // Let ingest requests in the same process run before milliseconds of CPU work.
+      await yieldToEventLoop();
+      const batch = processBatch(job.data);
+      await storeBatch(batch);
+      return { spans: batch.rows };
+    },
+  });
+  return {
+    stats: started.stats,
+    async close() {
+      await started.worker.close();
+      await connection.quit();
+    },
+  };
+}
+
+/** Deployment ids already recorded by this process; bounded so a flood of ids cannot grow it forever. */
+const MAX_REMEMBERED_DEPLOYMENTS = 100_000;
+
+/** Records each (project, deployment id) once per process; the table collapses repeats anyway. */
+function deploymentRegistry(deps: SpanBatchProcessorDeps) {
+  const seen = new Set<string>();
+  return async (projectId: string, ids: readonly number[]) => {
+    const fresh = ids.filter((id) => !seen.has(`${projectId}\u0000${id}`));
+    if (fresh.length === 0) return;
+    await insertDeployments(deps.storage, projectId, fresh);
+    if (seen.size > MAX_REMEMBERED_DEPLOYMENTS) seen.clear();
+    for (const id of fresh) seen.add(`${projectId}\u0000${id}`);
+  };
 }

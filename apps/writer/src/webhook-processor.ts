@@ -1,31 +1,31 @@
 import type { MonitorSettings } from '@aos/config';
 import { outboundUrlProblem } from '@aos/http';
 import type { Logger } from '@aos/log';
-import { WEBHOOK_QUEUE, parseWebhookPayload, startWorker, type Redis, type WebhookPayload } from '@aos/queue';
+import { WEBHOOK_QUEUE, createRedisConnection, parseWebhookPayload, startWorker, type WebhookPayload } from '@aos/queue';
 import { getMonitor, type Storage } from '@aos/storage';
 import { WEBHOOK_HEADERS, signWebhook } from './webhook-signature.ts';
 
-/** Deliveries in flight per writer. */
-const WEBHOOK_CONCURRENCY = 8;
-
 /**
- * Delivers monitor webhooks: POSTs the body signed with the monitor's secret. Anything
+ * The webhook queue's processor: delivers monitor webhooks: POSTs the body signed with the monitor's secret. Anything
  * but a 2xx answer (or no answer within WEBHOOK_TIMEOUT_MS) fails the attempt, and
  * BullMQ retries it with exponential backoff up to WEBHOOK_ATTEMPTS times.
  */
-export function startWebhookWorker(deps: {
+export function startWebhookProcessor(deps: {
   storage: Storage;
-  connection: Redis;
+  redisUrl: string;
   prefix: string;
+  /** Deliveries in flight per writer. */
+  concurrency: number;
   lockDurationMs: number;
   settings: MonitorSettings;
   logger: Logger;
 }): { close(): Promise<void> } {
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const started = startWorker<WebhookPayload>({
     queue: WEBHOOK_QUEUE,
-    connection: deps.connection,
+    connection,
     prefix: deps.prefix,
-    concurrency: WEBHOOK_CONCURRENCY,
+    concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
     processor: async (job) => {
@@ -55,5 +55,10 @@ export function startWebhookWorker(deps: {
       return { status: response.status };
     },
   });
-  return { close: () => started.worker.close() };
+  return {
+    async close() {
+      await started.worker.close();
+      await connection.quit();
+    },
+  };
 }

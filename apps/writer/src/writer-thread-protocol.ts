@@ -1,6 +1,6 @@
 import type { WriterSettings } from '@aos/config';
 import type { LogLevel } from '@aos/log';
-import type { EncodedBatch } from './span-batch-processor.ts';
+import type { EncodedBatch } from './span-batch-encoder.ts';
 
 /** What a writer thread is started with. */
 export interface WriterThreadData {

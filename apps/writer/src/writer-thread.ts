@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
-import { createSpanBatchProcessor } from './span-batch-processor.ts';
+import { createSpanBatchEncoder } from './span-batch-encoder.ts';
 import { loadPrices } from './prices.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
 
@@ -13,7 +13,7 @@ const data = workerData as WriterThreadData;
 const port = parentPort!;
 const send = (message: FromWriterThread) => port.postMessage(message);
 const logger = createLogger(data.logLevel, { service: 'writer', thread: data.threadIndex });
-const processBatch = createSpanBatchProcessor({
+const processBatch = createSpanBatchEncoder({
   prices: loadPrices(data.settings.modelPricesFile),
   maxValueBytes: data.settings.maxAttributeBytes,
 });

@@ -1,6 +1,6 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { WorkerStats } from '@aos/queue';
-import type { EncodedBatch } from './span-batch-processor.ts';
+import type { EncodedBatch } from './span-batch-encoder.ts';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';

@@ -30,16 +30,18 @@ import { getEvaluator, type Storage } from '@aos/storage';
 /** An interrupted backfill chunk waits this long before a writer takes it up again. */
 const INTERRUPTED_CHUNK_DELAY_MS = 1000;
 
-export interface EvaluationWorkerDeps {
+export interface EvaluationProcessorDeps {
   storage: Storage;
   redisUrl: string;
   prefix: string;
   settings: EvaluatorSettings;
+  /** Jobs (runs or backfill chunks) in flight per writer. */
+  concurrency: number;
   lockDurationMs: number;
   logger: Logger;
 }
 
-export interface EvaluationWorker {
+export interface EvaluationProcessor {
   stats: WorkerStats;
   /** Queues the automatic judgements of traces that just completed (called by the trace-flags pass). */
   tracesCompleted(projectId: string, traceIds: string[]): Promise<void>;
@@ -52,7 +54,7 @@ export interface EvaluationWorker {
  * Each backfill chunk queues the next one when it is done, so a backfill is a chain of
  * short jobs that a restarted writer picks up where it stopped.
  */
-export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWorker {
+export function startEvaluationProcessor(deps: EvaluationProcessorDeps): EvaluationProcessor {
   const log = deps.logger.child({ queue: EVALUATION_QUEUE });
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const queue = createEvaluationQueue({ connection, prefix: deps.prefix, logger: deps.logger });
@@ -64,7 +66,7 @@ export function startEvaluationWorker(deps: EvaluationWorkerDeps): EvaluationWor
     queue: EVALUATION_QUEUE,
     connection,
     prefix: deps.prefix,
-    concurrency: deps.settings.workerConcurrency,
+    concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
     processor: async (job, token) => {

@@ -16,9 +16,11 @@ export interface MaintenancePass {
   run(): Promise<{ done: number } & Record<string, unknown>>;
 }
 
-export interface MaintenanceWorkerDeps {
+export interface MaintenanceProcessorDeps {
   redisUrl: string;
   prefix: string;
+  /** Passes run at once by one writer. */
+  concurrency: number;
   lockDurationMs: number;
   logger: Logger;
   /** Passes by maintenance job name. */
@@ -26,11 +28,11 @@ export interface MaintenanceWorkerDeps {
 }
 
 /**
- * Schedules each pass on the maintenance queue and runs them on this thread (which owns
- * the storage connection), one job at a time. With several writers, each tick of a pass
- * runs on one of them.
+ * The maintenance queue's processor: schedules each pass and runs it on this thread
+ * (which owns the storage connection). With several writers, each tick of a pass runs
+ * on one of them.
  */
-export function startMaintenanceWorker(deps: MaintenanceWorkerDeps): { stats: WorkerStats; close(): Promise<void> } {
+export function startMaintenanceProcessor(deps: MaintenanceProcessorDeps): { stats: WorkerStats; close(): Promise<void> } {
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const queue = createMaintenanceQueue({ connection, prefix: deps.prefix, logger: deps.logger });
   const scheduled = Promise.all(
@@ -44,7 +46,7 @@ export function startMaintenanceWorker(deps: MaintenanceWorkerDeps): { stats: Wo
     queue: MAINTENANCE_QUEUE,
     connection,
     prefix: deps.prefix,
-    concurrency: 1,
+    concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
     processor: async (job) => {

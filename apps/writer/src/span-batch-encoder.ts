@@ -1,0 +1,54 @@
+import { UnrecoverableError } from 'bullmq';
+import { spanRowsFromExport, type PriceTable } from '@aos/domain';
+import { parseSpanBatchPayload } from '@aos/queue';
+import { encodeSpanRows } from '@aos/storage';
+
+/** A processed batch: its rows as JSONEachRow text, and how many there are. */
+export interface EncodedBatch {
+  projectId: string;
+  chunk: string;
+  rows: number;
+  /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
+  deploymentIds: number[];
+}
+
+/**
+ * Turns one queued OTLP batch into encoded span rows: parse the payload, normalize the
+ * spans, encode them. Pure CPU work, so it can run on the main thread or a worker thread.
+ */
+export function createSpanBatchEncoder(opts: { prices: PriceTable; maxValueBytes: number }) {
+  return (data: unknown): EncodedBatch => {
+    let payload;
+    try {
+      payload = parseSpanBatchPayload(data);
+    } catch (err) {
+      // A payload of the wrong shape will never succeed: straight to the dead letters.
+      throw new UnrecoverableError(`invalid span batch payload: ${(err as Error).message}`);
+    }
+    const rows = spanRowsFromExport(payload.export, {
+      projectId: payload.projectId,
+      receivedAtMs: payload.receivedAtMs,
+      prices: opts.prices,
+      maxValueBytes: opts.maxValueBytes,
+      ...(payload.dimensionKeys ? { dimensionKeys: payload.dimensionKeys } : {}),
+      ...(payload.maskedRules ? { maskedRules: payload.maskedRules } : {}),
+    });
+    return {
+      projectId: payload.projectId,
+      chunk: encodeSpanRows(rows),
+      rows: rows.length,
+      deploymentIds: deploymentIdsOf(payload.export.resourceSpans),
+    };
+  };
+}
+
+/** Integer ids in the `deployment.id` resource attribute (a number or a numeric string). */
+function deploymentIdsOf(resourceSpans: readonly { resource: { attributes: Record<string, unknown> } }[]): number[] {
+  const ids = new Set<number>();
+  for (const rs of resourceSpans) {
+    const raw = rs.resource.attributes['deployment.id'];
+    const id = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
+    if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) ids.add(id);
+  }
+  return [...ids];
+}

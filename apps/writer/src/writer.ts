@@ -1,0 +1,93 @@
+import type { EvaluatorSettings, MonitorSettings, WriterSettings } from '@aos/config';
+import type { Logger, LogLevel } from '@aos/log';
+import { TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
+import type { Storage } from '@aos/storage';
+import { startEvaluationProcessor } from './evaluation-processor.ts';
+import { startMaintenanceProcessor } from './maintenance-processor.ts';
+import { startMonitorProcessor, type MonitorProcessor } from './monitor-processor.ts';
+import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batch-processor.ts';
+import { createCostStatsCache, runTraceFlagsPass } from './trace-flags-pass.ts';
+import { runTraceRollupPass } from './trace-rollup-pass.ts';
+import { startWebhookProcessor } from './webhook-processor.ts';
+
+export interface WriterDeps {
+  storage: Storage;
+  redisUrl: string;
+  prefix: string;
+  settings: WriterSettings;
+  monitorSettings: MonitorSettings;
+  evaluatorSettings: EvaluatorSettings;
+  logger: Logger;
+  logLevel: LogLevel;
+}
+
+export interface Writer {
+  /** The ingest queue's figures: jobs, and the inserts and rows they became. */
+  stats: SpanBatchProcessor['stats'];
+  monitors: MonitorProcessor;
+  /** Stops taking jobs, writes what is pending, and waits for active jobs to finish. */
+  close(): Promise<void>;
+}
+
+/** Monitor evaluations in flight per writer. */
+const MONITOR_CONCURRENCY = 4;
+/** Webhook deliveries in flight per writer. */
+const WEBHOOK_CONCURRENCY = 8;
+/** Maintenance passes run one at a time: each is a sweep over storage. */
+const MAINTENANCE_CONCURRENCY = 1;
+
+/**
+ * The writer: every queue it consumes, with its processor and concurrency, started here
+ * and nowhere else (no processor starts another). Everything but the span batches' CPU
+ * work runs on this thread, which owns the storage connection.
+ */
+export function startWriter(deps: WriterDeps): Writer {
+  const { settings, storage, redisUrl, prefix, logger } = deps;
+  const common = { storage, redisUrl, prefix, logger, lockDurationMs: settings.lockDurationMs };
+
+  // INGEST_QUEUE: OTLP batches into span rows (WRITER_CONCURRENCY per thread, WRITER_THREADS threads).
+  const spans = startSpanBatchProcessor({ ...common, settings, logLevel: deps.logLevel });
+  // EVALUATION_QUEUE: automatic evaluator runs and backfill chunks.
+  const evaluations = startEvaluationProcessor({ ...common, settings: deps.evaluatorSettings, concurrency: deps.evaluatorSettings.workerConcurrency });
+  // MAINTENANCE_QUEUE: periodic passes over stored spans.
+  const costStats = createCostStatsCache();
+  const maintenance = startMaintenanceProcessor({
+    ...common,
+    concurrency: MAINTENANCE_CONCURRENCY,
+    passes: {
+      [TRACE_FLAGS_JOB]: {
+        everyMs: settings.traceFlagsIntervalMs,
+        run: async () => {
+          const result = await runTraceFlagsPass(storage, {
+            rules: settings.traceFlagRules,
+            quietMs: settings.traceQuietMs,
+            costStats,
+            // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
+            onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
+          });
+          return { done: result.traces, ...result };
+        },
+      },
+      [TRACE_ROLLUPS_JOB]: {
+        everyMs: settings.traceRollupIntervalMs,
+        run: () => runTraceRollupPass(storage, { quietMs: settings.traceRollupQuietMs }),
+      },
+    },
+  });
+  // MONITOR_QUEUE: scheduled monitor evaluations, which queue webhook deliveries.
+  const monitors = startMonitorProcessor({ ...common, settings: deps.monitorSettings, concurrency: MONITOR_CONCURRENCY });
+  // WEBHOOK_QUEUE: signed deliveries of monitor state changes.
+  const webhooks = startWebhookProcessor({ ...common, settings: deps.monitorSettings, concurrency: WEBHOOK_CONCURRENCY });
+
+  return {
+    stats: spans.stats,
+    monitors,
+    async close() {
+      // Evaluation jobs finish before the span workers stop: in tests, an evaluation query
+      // still running while the writer threads ended never returned (embedded engine).
+      await maintenance.close();
+      await evaluations.close();
+      await Promise.all([spans.close(), monitors.close(), webhooks.close()]);
+    },
+  };
+}
