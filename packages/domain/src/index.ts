@@ -10,7 +10,8 @@ export {
   type SpanStatus,
   type SpanQualityFlag,
 } from './span-row.ts';
-export { loadPriceTable, findModelPrice, type PriceTable, type ModelPrice, type PriceMatch } from './prices.ts';
+export { loadPriceTable, findModelPrice, type PriceTable, type PriceMatch } from './prices.ts';
+export type { ModelPrice } from './model-prices.ts';
 export {
   DIMENSION_KEY_PATTERN,
   MAX_DIMENSION_VALUE_CHARS,

@@ -12,7 +12,17 @@
  * Fields: input, output, cachedInput (cache read), cacheWrite (Anthropic-style cache
  * creation), reasoning (defaults to the output rate).
  */
-import type { ModelPrice } from './prices.ts';
+/** USD per 1 million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Cache reads; the input rate when absent. */
+  cachedInput?: number;
+  /** Cache creation (Anthropic-style); the input rate when absent. */
+  cacheWrite?: number;
+  /** Reasoning tokens; the output rate when absent. */
+  reasoning?: number;
+}
 
 /** Anthropic: cache reads cost 10% of input, 5-minute cache writes 125%. */
 function anthropic(input: number, output: number): ModelPrice {

@@ -3,20 +3,8 @@
  * overrides, and the lookup from a reported model name to a price.
  */
 import * as v from 'valibot';
-import { SHIPPED_MODEL_PRICES } from './model-prices.ts';
+import { SHIPPED_MODEL_PRICES, type ModelPrice } from './model-prices.ts';
 import { modelNameCandidates } from './model-name.ts';
-
-/** USD per 1 million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  /** Cache reads; the input rate when absent. */
-  cachedInput?: number;
-  /** Cache creation (Anthropic-style); the input rate when absent. */
-  cacheWrite?: number;
-  /** Reasoning tokens; the output rate when absent. */
-  reasoning?: number;
-}
 
 /**
  * Prices by lower-case model name. A key may also be "provider/model" to price one
