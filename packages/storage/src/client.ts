@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
+import { named, type QueryName } from './sql/query-name.ts';
 
 /** Settings every query runs with, on both engines, so results have one shape. */
 const SESSION_SETTINGS: ClickHouseSettings = {
@@ -32,8 +33,11 @@ export interface Storage {
   readonly engine: 'embedded' | 'server';
   /** The cluster name when the schema is the replicated/distributed variant. */
   readonly cluster: string | undefined;
-  /** Inserts pre-encoded rows (one text in `format`) through the fastest path each engine has. */
-  insertRows(table: string, columns: readonly string[], format: RowFormat, body: string): Promise<void>;
+  /**
+   * Inserts pre-encoded rows (one text in `format`) through the fastest path each engine has;
+   * `name` goes to a server as the insert's `log_comment` (see sql/query-name.ts).
+   */
+  insertRows(table: string, columns: readonly string[], format: RowFormat, body: string, name?: QueryName): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     client,
     engine: 'embedded',
     cluster: undefined,
+    // `name` is left unused, as named() leaves it on the embedded engine (and rawInsert takes no settings).
     async insertRows(table, columns, format, body) {
       if (body.length === 0) return;
       // rawInsert hands the text to chDB's parallel parser without going through SQL text.
@@ -100,11 +105,12 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     client,
     engine: 'server',
     cluster: settings.cluster,
-    async insertRows(table, columns, format, body) {
+    async insertRows(table, columns, format, body, name) {
       if (body.length === 0) return;
       const result = await client.exec({
         query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT ${format}`,
         values: Readable.from([body]),
+        ...(name === undefined ? {} : named({ engine: 'server' }, name)),
       });
       result.stream.destroy();
     },

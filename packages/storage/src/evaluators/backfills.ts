@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * Backfills of an evaluator over a past window. Three tables with one writer each: the
@@ -148,6 +149,7 @@ export async function writeBackfillProgress(storage: Storage, projectId: string,
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.backfills.progress.write'),
   });
 }
 
@@ -174,6 +176,7 @@ export async function recordBackfillItems(storage: Storage, projectId: string, b
       judged_at: now,
     })),
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.backfills.items.write'),
   });
 }
 
@@ -186,6 +189,7 @@ export async function judgedItemKeys(storage: Storage, projectId: string, backfi
       WHERE project_id = {projectId:String} AND backfill_id = {backfillId:String} AND item_key IN {keys:Array(String)}`,
     query_params: { projectId, backfillId, keys },
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.backfills.items.judged'),
   });
   return new Set((await result.json<{ item_key: string }>()).map((r) => r.item_key));
 }
@@ -195,6 +199,7 @@ async function selectRequests(storage: Storage, where: string, params: Record<st
     query: `SELECT ${REQUEST_COLUMNS} FROM evaluator_backfills FINAL WHERE ${where} ${tail}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.backfills.read'),
   });
   return result.json<RequestRow>();
 }
@@ -219,6 +224,7 @@ async function writeRequest(storage: Storage, row: RequestRow): Promise<void> {
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.backfills.write'),
   });
 }
 
@@ -233,6 +239,7 @@ async function progressOf(storage: Storage, projectId: string, ids: readonly str
       WHERE project_id = {projectId:String} AND backfill_id IN {ids:Array(String)}`,
     query_params: { projectId, ids },
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.backfills.progress.read'),
   });
   const rows = await result.json<{ backfill_id: string; cursor: string; outcome: BackfillOutcome; error: string; started_ms: string; finished_ms: string | null }>();
   return new Map(

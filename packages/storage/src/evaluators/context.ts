@@ -2,6 +2,7 @@ import { restoreAttributes } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import type { EvaluationItem } from './items.ts';
 import { nanosToIso } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { TRACE_COLUMNS_SQL, type TraceAggregateRow } from '../traces/aggregate.ts';
 import { traceRecordFromRow, type TraceRecord } from '../traces/record.ts';
 
@@ -125,6 +126,7 @@ async function sessionTraceIds(storage: Storage, projectId: string, sessionId: s
       GROUP BY trace_id ORDER BY min(start_time), trace_id LIMIT {limit:UInt32}`,
     query_params: { projectId, sessionId, limit: MAX_CONTEXT_TRACES },
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.context.session-traces'),
   });
   return (await result.json<{ trace_id: string }>()).map((r) => r.trace_id);
 }

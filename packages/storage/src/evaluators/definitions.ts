@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * Evaluators as versioned rows. Storage keeps the definition as opaque JSON (its shape and
@@ -136,6 +137,7 @@ export async function getEvaluatorApiKey(storage: Storage, projectId: string, id
     query: 'SELECT model_api_key FROM evaluators FINAL WHERE project_id = {projectId:String} AND id = {id:String}',
     query_params: { projectId, id },
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.api-key'),
   });
   const [row] = await result.json<{ model_api_key: string }>();
   return row?.model_api_key ? row.model_api_key : null;
@@ -146,6 +148,7 @@ async function selectEvaluators(storage: Storage, where: string, params: Record<
     query: `SELECT ${SELECT_COLUMNS} FROM evaluators FINAL WHERE ${where} ${tail}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.read'),
   });
   return (await result.json<EvaluatorRow>()).map((row) => ({
     id: row.id,
@@ -188,5 +191,6 @@ async function writeRow(
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.write'),
   });
 }

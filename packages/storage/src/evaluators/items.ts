@@ -2,6 +2,7 @@ import type { Storage } from '../client.ts';
 import { spanSearchConditions, type SpanSearchFilter } from '../spans/search.ts';
 import { traceColumnsFor } from '../traces/aggregate.ts';
 import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * The items an evaluator judges, selected with the one trace filter (traceFilterSql) and,
@@ -85,6 +86,7 @@ export async function countEvaluationItems(storage: Storage, selection: ItemSele
     query: `SELECT count() AS n FROM (${itemsSql(selection, params)})`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.items.count'),
   });
   const [row] = await result.json<{ n: string }>();
   return Number(row?.n ?? 0);
@@ -106,6 +108,7 @@ export async function listEvaluationItems(
     query: `${query} ORDER BY item_key LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.items.list'),
   });
   const rows = await result.json<{ item_key: string; item_trace: string; item_span: string; item_session: string }>();
   const pageRows = rows.slice(0, page.limit);

@@ -1,5 +1,6 @@
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /** One evaluator's scores in one time bucket (by judgement time). */
 export interface EvaluatorStatsBucket {
@@ -51,6 +52,7 @@ export async function evaluatorScoreStats(
       ORDER BY evaluator_id, bucket_s`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'evaluators.score-stats'),
   });
   const rows = await result.json<{ evaluator_id: string; bucket_s: string; label: string; n: string; value_sum: number; value_n: string }>();
   const byEvaluator = new Map<string, Map<string, { count: number; sum: number; valued: number; labels: Record<string, number> }>>();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 
 /** What an export holds: one row per trace, or one row per span of the matching traces. */
@@ -110,6 +111,7 @@ export async function listExports(
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'exports.list'),
   });
   const rows = await result.json<ExportRow>();
   const exports = rows.slice(0, page.limit).map(exportRecordFromRow);
@@ -180,5 +182,6 @@ async function writeExportVersion(storage: Storage, record: ExportRecord) {
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'exports.write'),
   });
 }

@@ -1,5 +1,6 @@
 import type { Storage } from '../client.ts';
 import { TRACE_COST_SQL } from '../traces/aggregate.ts';
+import { named } from '../sql/query-name.ts';
 
 export interface FindingReach {
   affectedTraces: number;
@@ -28,6 +29,7 @@ export async function findingReach(storage: Storage, projectId: string, evidence
       )`,
     query_params: { projectId, traceIds },
     format: 'JSONEachRow',
+    ...named(storage, 'findings.reach'),
   });
   const [row] = await result.json<{ traces: string; users: string; sessions: string; cost: number }>();
   return {

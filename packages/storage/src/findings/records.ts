@@ -4,6 +4,7 @@ import type { Storage } from '../client.ts';
 import { keyedSerializer } from '../sql/keyed-serializer.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * Findings: problems worth investigating, raised by monitors, evaluators, trace flags,
@@ -199,6 +200,7 @@ export async function updateFinding(
         to_value: c.to ?? '',
       })),
       format: 'JSONEachRow',
+      ...named(storage, 'findings.history.write'),
     });
     return next;
   });
@@ -230,6 +232,7 @@ export async function findingHistory(storage: Storage, projectId: string, id: st
       ORDER BY at, id`,
     query_params: { projectId, id },
     format: 'JSONEachRow',
+    ...named(storage, 'findings.history.read'),
   });
   type Row = { actor: string; field: 'status' | 'assignee'; from_value: string; to_value: string; at_ms: string };
   return (await result.json<Row>()).map((r) => ({
@@ -297,6 +300,7 @@ export async function countFindings(
     query: `SELECT status, severity, count() AS n FROM findings FINAL WHERE ${condition} GROUP BY status, severity`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'findings.count'),
   });
   const byStatus = Object.fromEntries(FINDING_STATUSES.map((s) => [s, 0])) as Record<FindingStatus, number>;
   const bySeverity = Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, 0])) as Record<FindingSeverity, number>;
@@ -345,6 +349,7 @@ async function selectFindings(storage: Storage, condition: string, params: Recor
       ${tail}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'findings.read'),
   });
   const iso = (ms: string) => new Date(Number(ms)).toISOString();
   return (await result.json<FindingRow>()).map((r) => ({
@@ -397,5 +402,6 @@ async function writeFinding(storage: Storage, f: Finding): Promise<void> {
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'findings.write'),
   });
 }

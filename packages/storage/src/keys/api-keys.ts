@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /** What a key may do. `admin` also allows everything `read` and `write` allow. */
 export const API_KEY_SCOPES = ['ingest', 'read', 'write', 'admin'] as const;
@@ -96,6 +97,7 @@ async function findKeys(storage: Storage, condition: string, params: Record<stri
       ORDER BY created_at, id`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'keys.read'),
   });
   const rows = await result.json<ApiKeyRow>();
   return rows.map((row) => ({
@@ -129,5 +131,6 @@ async function writeKeyVersion(storage: Storage, record: ApiKeyRecord, hash: str
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'keys.write'),
   });
 }

@@ -5,6 +5,7 @@ import type { GroupName, MeasureName } from '../traces/measures.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * Monitor definitions: one versioned row per change, the definition kept as JSON (the
@@ -139,6 +140,7 @@ async function selectMonitors(storage: Storage, condition: string, params: Recor
       ${tail}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.read'),
   });
   return (await result.json<MonitorRow>()).map((row) => ({
     id: row.id,
@@ -168,5 +170,6 @@ async function writeMonitor(storage: Storage, monitor: StoredMonitor, deleted: b
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.write'),
   });
 }

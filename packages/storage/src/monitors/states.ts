@@ -3,6 +3,7 @@ import type { MonitorState } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * The current state of each group of a monitor, its acknowledgements, and its events.
@@ -43,6 +44,7 @@ export async function readGroupStates(storage: Storage, projectId: string, monit
       ORDER BY monitor_id, group_key`,
     query_params: { projectId, monitorIds },
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.states.read'),
   });
   type Row = { monitor_id: string; group_key: string; state: MonitorState; value: number | null; acknowledged: number; since_ms: string; evaluated_ms: string };
   for (const r of await result.json<Row>()) {
@@ -71,6 +73,7 @@ export async function lastEvaluations(storage: Storage, projectId: string, monit
       GROUP BY monitor_id`,
     query_params: { projectId, monitorIds },
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.states.last-evaluated'),
   });
   return new Map((await result.json<{ monitor_id: string; last_ms: string }>()).map((r) => [r.monitor_id, new Date(Number(r.last_ms)).toISOString()]));
 }
@@ -91,6 +94,7 @@ export async function writeGroupStates(storage: Storage, projectId: string, moni
       version: nextRowVersion(),
     })),
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.states.write'),
   });
 }
 
@@ -115,6 +119,7 @@ export async function writeAcknowledgements(
       actor,
     })),
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.acks.write'),
   });
 }
 
@@ -170,6 +175,7 @@ export async function writeMonitorEvents(storage: Storage, projectId: string, ev
       detail: e.detail,
     })),
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.events.write'),
   });
 }
 
@@ -199,6 +205,7 @@ export async function listMonitorEvents(
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.events.list'),
   });
   type Row = {
     id: string; monitor_id: string; kind: MonitorEventKind; group_key: string; from_state: string; to_state: string;

@@ -2,6 +2,7 @@ import type { Storage } from '../client.ts';
 import { groupSql, measureByName, type GroupBy, type MeasureName } from '../traces/measures.ts';
 import { measureSource } from '../traces/timeseries.ts';
 import type { TraceFilter } from '../traces/filter.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * A measure's value over a whole window, once or per group: what a monitor judges.
@@ -50,6 +51,7 @@ export async function queryMeasureValues(storage: Storage, filter: TraceFilter, 
       LIMIT {maxGroups:UInt32}`,
     query_params: { ...params, maxGroups: MAX_MONITOR_GROUPS },
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.values'),
   });
   const rows = (await result.json<{ grp: string; value: number | string | null; traces: string }>()).map((r) => ({
     group: r.grp,
@@ -74,6 +76,7 @@ export async function sampleTraceIds(
       LIMIT {evidenceLimit:UInt32}`,
     query_params: { ...params, evidenceGroup: request.group, evidenceLimit: EVIDENCE_TRACES },
     format: 'JSONEachRow',
+    ...named(storage, 'monitors.sample-traces'),
   });
   return (await result.json<{ trace_id: string }>()).map((r) => r.trace_id);
 }

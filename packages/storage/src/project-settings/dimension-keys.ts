@@ -1,6 +1,7 @@
 import { METADATA_JSON_ATTRIBUTE, METADATA_PREFIXES } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /** Most dimension keys a project may have: each is extracted from every span at ingest. */
 export const MAX_DIMENSION_KEYS = 50;
@@ -21,6 +22,7 @@ export async function listDimensionKeys(storage: Storage, projectId: string): Pr
       ORDER BY added_at, key`,
     query_params: { projectId },
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.dimension-keys.list'),
   });
   const rows = await result.json<{ key: string; added_by: string; added_ms: string }>();
   return rows.map((r) => ({ key: r.key, addedAt: new Date(Number(r.added_ms)).toISOString(), addedBy: r.added_by }));
@@ -49,6 +51,7 @@ export async function addDimensionKeys(
     table: 'dimension_keys',
     values: added.map((key) => ({ project_id: input.projectId, key, added_at: now, added_by: input.addedBy })),
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.dimension-keys.write'),
   });
   return added;
 }
@@ -108,6 +111,7 @@ export async function discoverMetadataKeys(
       ...Object.fromEntries(METADATA_PREFIXES.map((p, i) => [`prefix${i}`, p])),
     },
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.metadata-keys.discover'),
   });
   const rows = await result.json<{ key: string; spans: string; examples: string[]; sampled: string }>();
   // Every row carries the sample's size; with no candidate at all it is counted on its own.
@@ -133,6 +137,7 @@ async function sampleSize(storage: Storage, projectId: string, sinceMs: number):
       )`,
     query_params: { projectId, since: msToDateTimeParam(sinceMs), sample: DISCOVERY_SAMPLE_SPANS },
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.metadata-keys.sample-size'),
   });
   return Number((await result.json<{ n: string }>())[0]?.n ?? 0);
 }

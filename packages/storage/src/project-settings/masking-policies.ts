@@ -1,5 +1,6 @@
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /** A project's masking policy as saved: the JSON the API accepted, and who saved it when. */
 export interface StoredMaskingPolicy {
@@ -20,6 +21,7 @@ export async function getMaskingPolicy(storage: Storage, projectId: string): Pro
       WHERE project_id = {projectId:String}`,
     query_params: { projectId },
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.masking-policy.read'),
   });
   const [row] = await result.json<{ policy: string; updated_by: string; updated_ms: string; version: string }>();
   if (!row) return null;
@@ -46,6 +48,7 @@ export async function saveMaskingPolicy(
       { project_id: input.projectId, policy: JSON.stringify(input.policy), updated_at: msToDateTimeParam(now), updated_by: input.updatedBy, version },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.masking-policy.write'),
   });
   return { projectId: input.projectId, policy: input.policy, updatedAt: new Date(now).toISOString(), updatedBy: input.updatedBy, version };
 }

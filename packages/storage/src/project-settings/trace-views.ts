@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * A saved view: a named trace filter (as the query parameters of GET /traces), with sort
@@ -130,6 +131,7 @@ async function writeVersion(storage: Storage, view: TraceView, version: number, 
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.trace-views.write'),
   });
 }
 
@@ -161,6 +163,7 @@ async function selectViews(storage: Storage, condition: string, params: Record<s
       ORDER BY id ${tail}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'project-settings.trace-views.read'),
   });
   return (await result.json<TraceViewRow>()).map((r) => ({
     version: Number(r.version),

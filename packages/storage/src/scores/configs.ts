@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client.ts';
 import { keyedSerializer } from '../sql/keyed-serializer.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { ScoreConfigError, throwIfInvalidConfig, type ScoreConfig, type ScoreDataType } from './config-rules.ts';
 
 export { SCORE_DATA_TYPES, ScoreConfigError, checkScoreAgainstConfig } from './config-rules.ts';
@@ -131,6 +132,7 @@ export async function findArchivedScoreConfigNames(storage: Storage, projectId: 
       HAVING min(archived) = 1`,
     query_params: { projectId, names: [...new Set(names)] },
     format: 'JSONEachRow',
+    ...named(storage, 'scores.configs.archived-names'),
   });
   return new Set((await result.json<{ name: string }>()).map((r) => r.name));
 }
@@ -190,6 +192,7 @@ async function selectConfigs(storage: Storage, condition: string, params: Record
       ${tail}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'scores.configs.read'),
   });
   const rows = await result.json<ScoreConfigRow>();
   return rows.map((row) => ({
@@ -232,5 +235,6 @@ async function writeVersion(storage: Storage, config: ScoreConfig, version: numb
       },
     ],
     format: 'JSONEachRow',
+    ...named(storage, 'scores.configs.write'),
   });
 }

@@ -1,6 +1,7 @@
 import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 export const SCORE_SOURCES = ['api', 'sdk', 'annotation', 'end_user', 'eval'] as const;
 export type ScoreSource = (typeof SCORE_SOURCES)[number];
@@ -69,6 +70,7 @@ export async function findScores(storage: Storage, projectId: string, ids: reado
     query: `SELECT ${SELECT_COLUMNS} FROM scores FINAL WHERE project_id = {projectId:String} AND id IN {ids:Array(String)}`,
     query_params: { projectId, ids },
     format: 'JSONEachRow',
+    ...named(storage, 'scores.find'),
   });
   return new Map((await result.json<ScoreRow>()).map((row) => [row.id, scoreFromRow(row)]));
 }
@@ -106,6 +108,7 @@ export async function writeScoreVersions(storage: Storage, scores: readonly Scor
       is_deleted: deleted ? 1 : 0,
     })),
     format: 'JSONEachRow',
+    ...named(storage, 'scores.write'),
   });
 }
 
@@ -132,6 +135,7 @@ export async function listScores(
     query: `SELECT ${SELECT_COLUMNS} FROM scores FINAL WHERE ${conditions.join(' AND ')} ORDER BY created_at, id LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'scores.list'),
   });
   const rows = await result.json<ScoreRow>();
   const last = rows[page.limit - 1];

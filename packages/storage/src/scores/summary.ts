@@ -2,7 +2,8 @@ import type { Storage } from '../client.ts';
 import { targetCondition, type ScoreTarget } from './records.ts';
 import { conditionsNeedTexts } from '../traces/aggregate.ts';
 import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
-import { traceRowsSql } from '../traces/rows.ts';
+import { rollupsToRead, traceRowsSql } from '../traces/rows.ts';
+import { named } from '../sql/query-name.ts';
 
 export interface ScoreNameSummary {
   name: string;
@@ -34,8 +35,9 @@ export async function summarizeScores(storage: Storage, projectId: string, scope
   let scopeCondition: string;
   if ('traceFilter' in scope) {
     const filter = traceFilterSql(scope.traceFilter);
+    const rollups = await rollupsToRead(storage, scope.traceFilter);
     // traceRowsSql adds the parameters of the rollups it reads to filter.params.
-    const traces = await traceRowsSql(storage, scope.traceFilter, filter, { texts: conditionsNeedTexts(filter.traceConditions) });
+    const traces = traceRowsSql(scope.traceFilter, filter, rollups, { texts: conditionsNeedTexts(filter.traceConditions) });
     Object.assign(params, filter.params);
     scopeCondition = `trace_id IN (SELECT trace_id FROM (${traces}) WHERE ${filter.traceConditions.join(' AND ')})`;
   } else {
@@ -53,6 +55,7 @@ export async function summarizeScores(storage: Storage, projectId: string, scope
       ORDER BY name`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'scores.summary'),
   });
   const byName = new Map<string, ScoreNameSummary & { valueCount: number; valueSum: number }>();
   for (const row of await result.json<GroupRow>()) {

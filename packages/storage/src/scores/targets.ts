@@ -1,4 +1,5 @@
 import type { Storage } from '../client.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * Which of the given traces, spans and sessions exist in the project: the checks a score
@@ -10,6 +11,7 @@ export async function existingTraces(storage: Storage, projectId: string, traceI
     query: 'SELECT DISTINCT trace_id FROM spans WHERE project_id = {projectId:String} AND trace_id IN {ids:Array(String)}',
     query_params: { projectId, ids: traceIds },
     format: 'JSONEachRow',
+    ...named(storage, 'scores.targets.traces'),
   });
   return new Set((await result.json<{ trace_id: string }>()).map((r) => r.trace_id));
 }
@@ -27,6 +29,7 @@ export async function existingSpans(
       WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)} AND span_id IN {spanIds:Array(String)}`,
     query_params: { projectId, traceIds: spans.map((s) => s.traceId), spanIds: spans.map((s) => s.spanId) },
     format: 'JSONEachRow',
+    ...named(storage, 'scores.targets.spans'),
   });
   return new Set((await result.json<{ trace_id: string; span_id: string }>()).map((r) => `${r.trace_id}/${r.span_id}`));
 }
@@ -37,6 +40,7 @@ export async function existingSessions(storage: Storage, projectId: string, sess
     query: 'SELECT DISTINCT session_id FROM spans WHERE project_id = {projectId:String} AND session_id IN {ids:Array(String)}',
     query_params: { projectId, ids: sessionIds },
     format: 'JSONEachRow',
+    ...named(storage, 'scores.targets.sessions'),
   });
   return new Set((await result.json<{ session_id: string }>()).map((r) => r.session_id));
 }

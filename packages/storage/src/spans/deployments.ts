@@ -1,5 +1,6 @@
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /** Records deployment ids seen in a project's spans; replays collapse on the table key. */
 export async function registerDeployments(storage: Storage, projectId: string, ids: readonly number[]): Promise<void> {
@@ -9,6 +10,7 @@ export async function registerDeployments(storage: Storage, projectId: string, i
     table: 'deployments',
     values: ids.map((id) => ({ project_id: projectId, deployment_id: id, first_seen: firstSeen })),
     format: 'JSONEachRow',
+    ...named(storage, 'spans.deployments.write'),
   });
 }
 
@@ -21,6 +23,7 @@ export async function knownDeployments(storage: Storage, projectId: string, ids:
       WHERE project_id = {projectId:String} AND deployment_id IN {ids:Array(UInt64)}`,
     query_params: { projectId, ids },
     format: 'JSONEachRow',
+    ...named(storage, 'spans.deployments.known'),
   });
   return new Set((await result.json<{ deployment_id: string }>()).map((r) => Number(r.deployment_id)));
 }

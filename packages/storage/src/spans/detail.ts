@@ -1,6 +1,7 @@
 import { restoreAttributes } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { nanosToIso } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 
 /** The columns of a span shown in a trace's tree: name in the row → SQL expression. */
 export const SPAN_SUMMARY_COLUMNS = {
@@ -159,6 +160,7 @@ export async function getSpanDetail(
       LIMIT 1`,
     query_params: { projectId, traceId, spanId },
     format: 'JSONEachRow',
+    ...named(storage, 'spans.detail'),
   });
   const [row] = await result.json<SpanDetailRow>();
   if (!row) return null;

@@ -1,5 +1,6 @@
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { TRACE_SPAN_MARGIN_MS, type TraceFilter } from '../traces/filter.ts';
 
 /** A span as exports write it: the columns of the span export, no attributes. */
@@ -113,6 +114,7 @@ export async function listExportSpans(
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'spans.export'),
   });
   const rows = await result.json<SpanExportSqlRow>();
   const last = rows[page.limit - 1];

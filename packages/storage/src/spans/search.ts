@@ -1,5 +1,6 @@
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from './detail.ts';
 
 /** Span search across traces: every field optional but the project and the window. */
@@ -135,6 +136,7 @@ export async function searchSpans(
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'spans.search'),
   });
   const rows = await result.json<SpanSummaryRow & { trace_id: string; session_id: string; user_id: string }>();
   const last = rows[page.limit - 1];

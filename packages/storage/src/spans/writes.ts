@@ -42,5 +42,5 @@ export function encodeSpanRows(rows: readonly SpanRow[]): string {
  */
 export async function insertEncodedSpans(storage: Storage, chunks: readonly string[]): Promise<void> {
   if (chunks.length === 0) return;
-  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', chunks.length === 1 ? chunks[0]! : chunks.join(''));
+  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', chunks.length === 1 ? chunks[0]! : chunks.join(''), 'spans.write');
 }

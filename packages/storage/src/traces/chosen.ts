@@ -1,5 +1,7 @@
 import type { Storage } from '../client.ts';
 import { nanosToDateTimeValue } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { TRACE_FIGURES_SQL, rootValueSql, type TraceAggregateRow } from './aggregate.ts';
 import { FIGURE_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_CHOSEN_SQL } from './flags.ts';
@@ -43,36 +45,13 @@ export async function recordsOfChosenTraces(
   figuredHereUpTo = SPANS_FIGURED_HERE,
 ): Promise<Map<string, ListedTrace>> {
   if (chosen.length === 0) return new Map();
-  let from = chosen[0]!.trace_start_ns;
-  let to = chosen[0]!.trace_end_ns;
-  let spans = 0;
-  for (const t of chosen) {
-    if (BigInt(t.trace_start_ns) < BigInt(from)) from = t.trace_start_ns;
-    if (BigInt(t.trace_end_ns) > BigInt(to)) to = t.trace_end_ns;
-    spans += Number(t.span_count);
-  }
-  // A preview no longer than the stored one is cut from it, never from the whole text.
-  const text = (column: string) =>
-    `leftUTF8(${rootValueSql(previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column)}, {previewChars:UInt32}) AS trace_${column}`;
-  const here = spans <= figuredHereUpTo;
-  // PREWHERE before FINAL holds for key columns (see rows.ts).
+  const here = chosen.reduce((spans, t) => spans + Number(t.span_count), 0) <= figuredHereUpTo;
+  const { query, params } = chosenTraceRecordsSql(projectId, chosen, scanEnd, previewChars, here);
   const result = await storage.client.query({
-    query: `
-      SELECT ${here ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL},
-        ${text('input')}, ${text('output')}, ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists
-      FROM spans FINAL
-      PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
-        AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
-      GROUP BY trace_id`,
-    query_params: {
-      projectId,
-      chosenIds: chosen.map((t) => t.trace_id),
-      chosenFrom: nanosToDateTimeValue(from),
-      chosenTo: nanosToDateTimeValue(to),
-      scanEnd,
-      previewChars,
-    },
+    query,
+    query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'traces.list.records'),
   });
   type Row = TraceAggregateRow & { trace_span_rows: unknown[][]; trace_flag_lists: string[][] };
   const rows = await result.json<Row>();
@@ -85,4 +64,46 @@ export async function recordsOfChosenTraces(
         : { ...traceRecordFromRow(row), ...rest(row) },
     ]),
   );
+}
+
+/**
+ * The statement of recordsOfChosenTraces for one or more chosen traces: per trace, its
+ * spans' figure tuples when `figuredHere` (figures.ts computes the figures), else the
+ * engine's figures; then the previews and flags.
+ */
+export function chosenTraceRecordsSql(
+  projectId: string,
+  chosen: readonly ChosenTrace[],
+  scanEnd: string,
+  previewChars: number,
+  figuredHere: boolean,
+): Statement {
+  let from = chosen[0]!.trace_start_ns;
+  let to = chosen[0]!.trace_end_ns;
+  for (const t of chosen) {
+    if (BigInt(t.trace_start_ns) < BigInt(from)) from = t.trace_start_ns;
+    if (BigInt(t.trace_end_ns) > BigInt(to)) to = t.trace_end_ns;
+  }
+  // A preview no longer than the stored one is cut from it, never from the whole text.
+  const text = (column: string) =>
+    `leftUTF8(${rootValueSql(previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column)}, {previewChars:UInt32}) AS trace_${column}`;
+  // PREWHERE before FINAL holds for key columns (see rows.ts).
+  const query = `
+      SELECT ${figuredHere ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL},
+        ${text('input')}, ${text('output')}, ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
+        AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
+      GROUP BY trace_id`;
+  return {
+    query,
+    params: {
+      projectId,
+      chosenIds: chosen.map((t) => t.trace_id),
+      chosenFrom: nanosToDateTimeValue(from),
+      chosenTo: nanosToDateTimeValue(to),
+      scanEnd,
+      previewChars,
+    },
+  };
 }

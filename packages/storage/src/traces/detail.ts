@@ -4,6 +4,7 @@ import { TRACE_TEXT_SQL } from './aggregate.ts';
 import { SUMMARY_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';
 import type { TraceRecord } from './record.ts';
+import { named } from '../sql/query-name.ts';
 
 /**
  * A trace, its spans (in start order) and its flags in one query: finding a trace's rows
@@ -28,6 +29,7 @@ export async function getTraceWithSpans(
       GROUP BY trace_id`,
     query_params: { projectId, traceId },
     format: 'JSONEachRow',
+    ...named(storage, 'traces.detail'),
   });
   const [row] = await result.json<{ trace_input: string; trace_output: string; trace_span_rows: unknown[][]; trace_flag_rows: Array<[string[], string]> }>();
   if (!row) return null;

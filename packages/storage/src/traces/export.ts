@@ -1,9 +1,11 @@
 import type { Storage } from '../client.ts';
 import type { ExportFormat } from '../exports/records.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
-import { splitByRollups, traceRowsSql } from './rows.ts';
+import { rollupsToRead, splitByRollups, traceRowsSql } from './rows.ts';
 
 /**
  * Trace exports written by the engine itself: a slice of the window is aggregated and
@@ -130,25 +132,38 @@ export async function exportTraceRows(
   columns: readonly TraceExportColumn[],
   rollups?: readonly RolledUpHour[],
 ): Promise<Uint8Array> {
+  const { query, params } = traceExportSql(filter, format, columns, await rollupsToRead(storage, filter, rollups));
+  const result = await storage.client.exec({
+    query,
+    query_params: params,
+    ...named(storage, 'traces.export.rows'),
+  });
+  const parts: Buffer[] = [];
+  for await (const part of result.stream) parts.push(part as Buffer);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/** The statement of exportTraceRows: the window's traces as CSV rows or JSON Lines, `rollups` read from trace_rollups. */
+export function traceExportSql(
+  filter: TraceFilter,
+  format: ExportFormat,
+  columns: readonly TraceExportColumn[],
+  rollups: readonly RolledUpHour[],
+): Statement {
   const sql = traceFilterSql(filter);
   const select =
     format === 'csv'
       ? columns.map((name) => `${csvCellSql(TRACE_EXPORT_SQL[name][0], TRACE_EXPORT_SQL[name][1])} AS ${name}`).join(', ')
       : `${jsonLineSql(columns)} AS line`;
-  const traces = await traceRowsSql(storage, filter, sql, { texts: true, storedOrder: true, ...(rollups ? { rollups } : {}) });
-  const result = await storage.client.exec({
-    query: `
+  const traces = traceRowsSql(filter, sql, rollups, { texts: true, storedOrder: true });
+  const query = `
       SELECT ${select}
       FROM (${traces})
       WHERE ${sql.traceConditions.join(' AND ')}
       ORDER BY hour, version, trace_start, trace_id
       SETTINGS ${FORMAT_SETTINGS}
-      FORMAT ${format === 'csv' ? 'CSV' : 'TSVRaw'}`,
-    query_params: sql.params,
-  });
-  const parts: Buffer[] = [];
-  for await (const part of result.stream) parts.push(part as Buffer);
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      FORMAT ${format === 'csv' ? 'CSV' : 'TSVRaw'}`;
+  return { query, params: sql.params };
 }
 
 /** One minute of a window: about how many traces have spans in it, and their roots' text bytes. */
@@ -171,6 +186,26 @@ export async function traceExportMinutes(
   filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>,
   rollups: readonly RolledUpHour[] = [],
 ): Promise<ExportMinute[]> {
+  const statement = traceExportMinutesSql(filter, rollups);
+  if (!statement) return [];
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
+    format: 'JSONCompactEachRow',
+    ...named(storage, 'traces.export.minutes'),
+  });
+  const rows = await result.json<[string, string, string]>();
+  return rows.map(([minute, traces, bytes]) => ({ startMs: Number(minute), traces: Number(traces), textBytes: Number(bytes) }));
+}
+
+/**
+ * The statement of traceExportMinutes: rows of (minute_ms, traces, text_bytes) in minute
+ * order; null when the window has no hour (nothing to ask).
+ */
+export function traceExportMinutesSql(
+  filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>,
+  rollups: readonly RolledUpHour[],
+): Statement | null {
   const params: Record<string, unknown> = {
     projectId: filter.projectId,
     start: msToDateTimeParam(filter.startTimeMs),
@@ -196,16 +231,11 @@ export async function traceExportMinutes(
       WHERE project_id = {projectId:String} AND ${split.live}
       GROUP BY minute_ms`);
   }
-  if (parts.length === 0) return [];
-  const result = await storage.client.query({
-    query: `
+  if (parts.length === 0) return null;
+  const query = `
       SELECT minute_ms, sum(traces), sum(text_bytes)
       FROM (${parts.join(' UNION ALL ')})
       GROUP BY minute_ms
-      ORDER BY minute_ms`,
-    query_params: params,
-    format: 'JSONCompactEachRow',
-  });
-  const rows = await result.json<[string, string, string]>();
-  return rows.map(([minute, traces, bytes]) => ({ startMs: Number(minute), traces: Number(traces), textBytes: Number(bytes) }));
+      ORDER BY minute_ms`;
+  return { query, params };
 }

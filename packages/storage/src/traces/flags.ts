@@ -2,9 +2,10 @@ import type { CostStats, TraceFlag, TraceStep } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { TRACE_COST_SQL } from './aggregate.ts';
 import { traceFilterSql } from './filter.ts';
-import { traceRowsSql } from './rows.ts';
+import { rollupsToRead, traceRowsSql } from './rows.ts';
 
 /**
  * Reads and writes for trace flags (rules in @aos/domain trace-flags.ts). The writer
@@ -57,6 +58,7 @@ export async function findQuietTraces(
       LIMIT {limit:UInt32}`,
     query_params: { since: Math.max(0, since), quietBefore: opts.quietBeforeMs, limit: opts.limit },
     format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.quiet'),
   });
   const rows = await result.json<{ project_id: string; trace_id: string; last_ingested: string }>();
   return rows.map((r) => ({ projectId: r.project_id, traceId: r.trace_id, spansIngestedAt: Number(r.last_ingested) }));
@@ -92,6 +94,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
         ORDER BY trace_id, start_time`,
       query_params: params,
       format: 'JSONEachRow',
+      ...named(storage, 'traces.flags.steps.spans'),
     }),
     storage.client.query({
       query: `
@@ -101,6 +104,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
         GROUP BY trace_id`,
       query_params: params,
       format: 'JSONEachRow',
+      ...named(storage, 'traces.flags.steps.costs'),
     }),
   ]);
   const spanRows = await spanResult.json<StepRow>();
@@ -156,7 +160,7 @@ export async function projectCostStats(
   // Up to a day ahead: spans stamped by a clock running fast still count.
   const filter = { projectId, startTimeMs: opts.sinceMs, endTimeMs: Date.now() + 86_400_000 };
   const sql = traceFilterSql(filter);
-  const traces = await traceRowsSql(storage, filter, sql);
+  const traces = traceRowsSql(filter, sql, await rollupsToRead(storage, filter));
   const result = await storage.client.query({
     query: `
       SELECT length(costs) AS traces,
@@ -169,6 +173,7 @@ export async function projectCostStats(
       )`,
     query_params: sql.params,
     format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.cost-stats'),
   });
   const [row] = await result.json<{ traces: string; median: number; mad: number }>();
   if (!row || Number(row.traces) < opts.minTraces) return null;
@@ -199,6 +204,7 @@ export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlag
       version: nextRowVersion(),
     })),
     format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.write'),
   });
 }
 
@@ -234,6 +240,7 @@ export async function getTraceFlags(storage: Storage, projectId: string, traceId
     query: `SELECT ${TRACE_FLAGS_OF_TRACE_SQL} AS judged`,
     query_params: { projectId, traceId },
     format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.read'),
   });
   const [row] = await result.json<{ judged: Array<[string[], string]> }>();
   return judgedFlags(row?.judged ?? []);
@@ -248,6 +255,7 @@ export async function flagsOfTraces(storage: Storage, projectId: string, traceId
       WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}`,
     query_params: { projectId, traceIds },
     format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.of-traces'),
   });
   return new Map((await result.json<{ trace_id: string; flags: string[] }>()).map((r) => [r.trace_id, r.flags]));
 }

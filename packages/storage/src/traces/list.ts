@@ -1,9 +1,11 @@
 import type { Storage } from '../client.ts';
 import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type TraceRollupColumn } from './aggregate.ts';
 import type { RolledUpHour } from './rollups.ts';
-import { traceRowsSql } from './rows.ts';
+import { rollupsToRead, traceRowsSql } from './rows.ts';
 import { scanEndMs, traceFilterSql, type TraceFilter } from './filter.ts';
 
 /** A trace chosen for a page, with the value it was sorted by. */
@@ -94,6 +96,25 @@ export async function chooseTraces(
   page: Omit<TracePageRequest, 'previewChars'>,
   rollups?: readonly RolledUpHour[],
 ): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
+  const { query, params } = chooseTracesSql(filter, page, await rollupsToRead(storage, filter, rollups));
+  const result = await storage.client.query({
+    query,
+    query_params: params,
+    format: 'JSONEachRow',
+    ...named(storage, 'traces.list.choose'),
+  });
+  const rows = await result.json<PageKeyRow>();
+  const last = rows[page.limit - 1];
+  const next = rows.length > page.limit && last ? { value: TRACE_SORT_FIELDS[page.sortBy].valueOf(last), traceId: last.trace_id } : null;
+  return { chosen: rows.slice(0, page.limit), next };
+}
+
+/**
+ * The statement of chooseTraces: up to `page.limit + 1` rows of PageKeyRow (one more than
+ * the page tells whether another follows), computing only the figures the conditions and
+ * the order need, `rollups` read from trace_rollups.
+ */
+export function chooseTracesSql(filter: TraceFilter, page: Omit<TracePageRequest, 'previewChars'>, rollups: readonly RolledUpHour[]): Statement {
   const sql = traceFilterSql(filter);
   const sort = TRACE_SORT_FIELDS[page.sortBy];
   const conditions = [...sql.traceConditions];
@@ -110,19 +131,14 @@ export async function chooseTraces(
   const chosenColumns = [...new Set<TraceRollupColumn>(['trace_id', 'span_count', sort.column])].filter((c) => c !== 'trace_start');
   const columns = [...new Set<TraceRollupColumn>(['trace_start', 'trace_end', ...chosenColumns, ...figuresNamedIn(conditions)])];
   const texts = conditionsNeedTexts(conditions);
-  const traceRows = await traceRowsSql(storage, filter, sql, { columns, texts, ...(rollups ? { rollups } : {}) });
-  const result = await storage.client.query({
-    query: `
+  const traceRows = traceRowsSql(filter, sql, rollups, { columns, texts });
+  const query = `
       SELECT ${chosenColumns.join(', ')},
         toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns, toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns
       FROM (${traceRows})
       WHERE ${conditions.join(' AND ')}
       ORDER BY ${sort.column} ${direction}, trace_id ${direction}
-      LIMIT {limit:UInt32}`,
-    query_params: { ...params, ...sql.params },
-    format: 'JSONEachRow',
-  });
-  const rows = await result.json<PageKeyRow>();
-  const last = rows[page.limit - 1];
-  return { chosen: rows.slice(0, page.limit), next: rows.length > page.limit && last ? { value: sort.valueOf(last), traceId: last.trace_id } : null };
+      LIMIT {limit:UInt32}`;
+  // sql.params again: traceRowsSql added the parameters of the rollups it reads.
+  return { query, params: { ...params, ...sql.params } };
 }

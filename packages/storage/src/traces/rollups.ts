@@ -1,6 +1,7 @@
 import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS } from './filter.ts';
 
@@ -70,6 +71,7 @@ export async function findDueRollupHours(storage: Storage, opts: { nowMs: number
       LIMIT {limit:UInt32}`,
     query_params: { quietBefore: msToDateTimeParam(opts.nowMs - opts.quietMs), limit: opts.limit },
     format: 'JSONEachRow',
+    ...named(storage, 'traces.rollups.due'),
   });
   const rows = await result.json<{ project_id: string; hour_s: string; written_around: string; current_version: string }>();
   return rows.map((r) => ({
@@ -115,12 +117,14 @@ export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { s
         scanStart: msToDateTimeParam(due.hourMs - TRACE_SPAN_MARGIN_MS),
         scanEnd: msToDateTimeParam(due.hourMs + HOUR_MS + TRACE_SPAN_MARGIN_MS),
       },
+      ...named(storage, 'traces.rollups.compute'),
     });
   }
   await storage.client.insert({
     table: 'trace_rollup_hours',
     values: [{ project_id: due.projectId, hour: due.hourMs / 1000, version, written_around: due.writtenAround, computed_at: Date.now() }],
     format: 'JSONEachRow',
+    ...named(storage, 'traces.rollups.record'),
   });
 }
 
@@ -145,6 +149,7 @@ export async function dropSupersededRollups(storage: Storage, rolledUp: readonly
       hours: superseded.map((h) => h.hourMs / 1000),
       previous: superseded.map((h) => h.currentVersion),
     },
+    ...named(storage, 'traces.rollups.drop-superseded'),
   });
 }
 
@@ -183,6 +188,7 @@ export async function exactRollupHours(
       hoursTo: msToDateTimeParam(lastHour + 2 * HOUR_MS),
     },
     format: 'JSONEachRow',
+    ...named(storage, 'traces.rollups.exact-hours'),
   });
   const rows = await result.json<{ rolled_hour_s: string; rolled_version: string }>();
   return rows.map((r) => ({ hourMs: Number(r.rolled_hour_s) * 1000, version: Number(r.rolled_version) }));

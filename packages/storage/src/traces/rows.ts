@@ -13,11 +13,6 @@ export interface TraceRowsOptions {
   columns?: readonly TraceRollupColumn[];
   texts?: boolean;
   /**
-   * The exact rolled-up hours, already asked for a wider window (an export asks once for
-   * all its slices); only those within this window are used.
-   */
-  rollups?: readonly RolledUpHour[];
-  /**
    * Also `hour` and `version` (0 for traces aggregated from spans). Ordered by (hour,
    * version, trace_start, trace_id), the rows are in start order (a trace's hour is that
    * of its start, and an hour's rows share one version), which is how trace_rollups stores
@@ -27,15 +22,35 @@ export interface TraceRowsOptions {
 }
 
 /**
+ * The rolled-up hours a read of the filter's window uses (see traceRowsSql): `given` when
+ * the caller already asked for a wider window (an export asks once for all its slices),
+ * else those exact now, asked for only when worth a query.
+ */
+export async function rollupsToRead(
+  storage: Storage,
+  filter: TraceFilter,
+  given?: readonly RolledUpHour[],
+): Promise<readonly RolledUpHour[]> {
+  if (given) return given;
+  // Asking costs a query. Not worth it for a few given traces, for a window of two hours or
+  // less (aggregating that from spans is cheap: a page of traces probes an hour first), nor
+  // for one within the last two hours, which are still being written and so rarely exact.
+  const worthAsking =
+    filter.traceIds === undefined && filter.endTimeMs - filter.startTimeMs > SHORT_MS && filter.startTimeMs < Date.now() - SHORT_MS;
+  return worthAsking ? exactRollupHours(storage, filter.projectId, filter) : [];
+}
+
+/**
  * The trace rows of a filter's window as a subquery with trace_id, the figures of
  * `opts.columns` (all of TRACE_ROLLUP_COLUMNS by default) and, with `texts`, the root's
- * `trace_input` and `trace_output`: hours whose rollups are exact come from
- * trace_rollups, the other hours are aggregated from spans (see rollups.ts).
+ * `trace_input` and `trace_output`: hours of `rollups` (from rollupsToRead; only those
+ * within the window are used) come from trace_rollups, the other hours are aggregated
+ * from spans (see rollups.ts).
  * The filter's trace_id conditions are applied on both sides; its trace conditions
  * (`sql.traceConditions`) are left to the caller, over these columns. The parameters it
  * adds go into `sql.params`.
  */
-export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: FilterSql, opts: TraceRowsOptions = {}): Promise<string> {
+export function traceRowsSql(filter: TraceFilter, sql: FilterSql, rollups: readonly RolledUpHour[], opts: TraceRowsOptions = {}): string {
   // trace_start places a live trace in its hour (below).
   const figures = opts.columns ? ['trace_start' as const, ...opts.columns] : TRACE_ROLLUP_COLUMNS;
   const columns = [...new Set(['trace_id', ...figures, ...(opts.texts ? TRACE_TEXT_COLUMNS : [])])].join(', ');
@@ -52,13 +67,7 @@ export async function traceRowsSql(storage: Storage, filter: TraceFilter, sql: F
       PREWHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id
     )`;
-  // Asking costs a query. Not worth it for a few given traces, for a window of two hours or
-  // less (aggregating that from spans is cheap: a page of traces probes an hour first), nor
-  // for one within the last two hours, which are still being written and so rarely exact.
-  const worthAsking =
-    filter.traceIds === undefined && filter.endTimeMs - filter.startTimeMs > SHORT_MS && filter.startTimeMs < Date.now() - SHORT_MS;
-  const known = opts.rollups ?? (worthAsking ? await exactRollupHours(storage, filter.projectId, filter) : []);
-  const split = splitByRollups(filter, known, TRACE_SPAN_MARGIN_MS, sql.params);
+  const split = splitByRollups(filter, rollups, TRACE_SPAN_MARGIN_MS, sql.params);
   if (!split.rolled) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
   const fromRollups = `
     SELECT ${order('hour', 'version')}${columns}

@@ -1,6 +1,7 @@
 import type { Storage } from '../client.ts';
 import { listScores, type ScoreRecord } from '../scores/records.ts';
 import { nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
+import { named } from '../sql/query-name.ts';
 import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from './aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import { traceRecordFromRow, type TraceRecord } from './record.ts';
@@ -124,6 +125,7 @@ export async function listSessions(
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'traces.sessions.list'),
   });
   const rows = await result.json<SessionRow>();
   const last = rows[page.limit - 1];

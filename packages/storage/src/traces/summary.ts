@@ -1,7 +1,10 @@
 import { TRACE_FLAGS, type TraceFlag } from '@aos/domain';
 import type { Storage } from '../client.ts';
+import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts } from './aggregate.ts';
-import { traceRowsSql } from './rows.ts';
+import type { RolledUpHour } from './rollups.ts';
+import { rollupsToRead, traceRowsSql } from './rows.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 
 /** Figures over all traces matching a filter. */
@@ -73,13 +76,26 @@ const FLAG_COUNT_COLUMNS = [
  * exact rollups are read from them (rows.ts).
  */
 export async function summarizeTraces(storage: Storage, filter: TraceFilter): Promise<TraceSummary> {
+  const { query, params } = traceSummarySql(filter, await rollupsToRead(storage, filter));
+  const result = await storage.client.query({
+    query,
+    query_params: params,
+    format: 'JSONEachRow',
+    ...named(storage, 'traces.summary'),
+  });
+  const [row] = await result.json<TraceSummaryRow>();
+  if (!row) throw new Error('trace summary query returned no row');
+  return traceSummaryFromRow(row, filter);
+}
+
+/** The statement of summarizeTraces: one row of TraceSummaryRow over the filter's traces, `rollups` read from trace_rollups. */
+export function traceSummarySql(filter: TraceFilter, rollups: readonly RolledUpHour[]): Statement {
   const sql = traceFilterSql(filter);
   // The root's texts are read only when a condition looks at them.
-  const traces = await traceRowsSql(storage, filter, sql, { texts: conditionsNeedTexts(sql.traceConditions) });
+  const traces = traceRowsSql(filter, sql, rollups, { texts: conditionsNeedTexts(sql.traceConditions) });
   // `quantiles` samples a reservoir of 8192 values: exact (with interpolation) up to that
   // many traces, bounded memory and mergeable across shards beyond it.
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT
         count() AS summary_traces,
         sum(span_count) AS summary_spans,
@@ -98,13 +114,8 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
         sumMap(trace_masked_rules) AS summary_masked_rules,
         ${FLAG_COUNT_COLUMNS}
       FROM (${traces}) AS t
-      WHERE ${sql.traceConditions.join(' AND ')}`,
-    query_params: sql.params,
-    format: 'JSONEachRow',
-  });
-  const [row] = await result.json<TraceSummaryRow>();
-  if (!row) throw new Error('trace summary query returned no row');
-  return traceSummaryFromRow(row, filter);
+      WHERE ${sql.traceConditions.join(' AND ')}`;
+  return { query, params: sql.params };
 }
 
 function traceSummaryFromRow(row: TraceSummaryRow, filter: TraceFilter): TraceSummary {

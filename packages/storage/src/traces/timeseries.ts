@@ -1,8 +1,11 @@
 import type { Storage } from '../client.ts';
+import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { groupSql, measureByName, type GroupBy, type Measure, type MeasureName } from './measures.ts';
 import { conditionsNeedTexts, traceColumnsFor } from './aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
-import { traceRowsSql } from './rows.ts';
+import type { RolledUpHour } from './rollups.ts';
+import { rollupsToRead, traceRowsSql } from './rows.ts';
 
 export interface TimeseriesRequest {
   measure: MeasureName;
@@ -34,29 +37,24 @@ export const OTHER_GROUP = '__other__';
  */
 export async function queryTimeseries(storage: Storage, filter: TraceFilter, request: TimeseriesRequest): Promise<TimeseriesSeries[]> {
   const measure = measureByName(request.measure);
-  const { from, params } = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
-  params.step = request.stepSeconds;
-
-  let groupExpression = "''";
+  const source = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
+  let topGroups: string[] | null = null;
   if (request.groupBy) {
-    const column = groupSql(request.groupBy).column;
-    const top = await storage.client.query({
-      query: `SELECT ${column} AS grp FROM ${from} GROUP BY grp ORDER BY count() DESC, grp LIMIT {top:UInt32}`,
-      query_params: { ...params, top: request.topGroups },
+    const top = timeseriesTopGroupsSql(source, request.groupBy, request.topGroups);
+    const result = await storage.client.query({
+      query: top.query,
+      query_params: top.params,
       format: 'JSONEachRow',
+      ...named(storage, 'traces.timeseries.top-groups'),
     });
-    params.topGroups = (await top.json<{ grp: string }>()).map((r) => r.grp);
-    groupExpression = `if(${column} IN {topGroups:Array(String)}, ${column}, '${OTHER_GROUP}')`;
+    topGroups = (await result.json<{ grp: string }>()).map((r) => r.grp);
   }
+  const { query, params } = timeseriesSql(source, request, topGroups);
   const result = await storage.client.query({
-    query: `
-      SELECT toUnixTimestamp(toStartOfInterval(trace_start, INTERVAL {step:UInt32} SECOND)) AS bucket,
-        ${groupExpression} AS grp, ${measure.sql} AS value
-      FROM ${from}
-      GROUP BY bucket, grp
-      ORDER BY grp, bucket`,
+    query,
     query_params: params,
     format: 'JSONEachRow',
+    ...named(storage, 'traces.timeseries.series'),
   });
   const rows = await result.json<{ bucket: number | string; grp: string; value: number | string | null }>();
   const buckets = bucketStarts(filter.startTimeMs, filter.endTimeMs, request.stepSeconds);
@@ -66,7 +64,7 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
     values.set(Number(row.bucket), row.value === null || Number.isNaN(Number(row.value)) ? null : Number(row.value));
     byGroup.set(row.grp, values);
   }
-  const groups = request.groupBy ? [...(params.topGroups as string[]), ...(byGroup.has(OTHER_GROUP) ? [OTHER_GROUP] : [])] : [''];
+  const groups = topGroups ? [...topGroups, ...(byGroup.has(OTHER_GROUP) ? [OTHER_GROUP] : [])] : [''];
   return groups.map((group) => {
     const values = byGroup.get(group);
     return {
@@ -77,6 +75,46 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
       })),
     };
   });
+}
+
+/** The groups of `groupBy` with the most traces in the source, the largest `top` of them (ties by value): rows of `grp`. */
+export function timeseriesTopGroupsSql(source: MeasureSource, groupBy: GroupBy, top: number): Statement {
+  const column = groupSql(groupBy).column;
+  return {
+    query: `SELECT ${column} AS grp FROM ${source.from} GROUP BY grp ORDER BY count() DESC, grp LIMIT {top:UInt32}`,
+    params: { ...source.params, top },
+  };
+}
+
+/**
+ * The statement of a timeseries: rows of (bucket, grp, value), the groups beyond
+ * `topGroups` (timeseriesTopGroupsSql's answer, given with a grouping) summed as OTHER_GROUP.
+ */
+export function timeseriesSql(
+  source: MeasureSource,
+  request: Pick<TimeseriesRequest, 'measure' | 'stepSeconds' | 'groupBy'>,
+  topGroups: readonly string[] | null,
+): Statement {
+  const params: Record<string, unknown> = { ...source.params, step: request.stepSeconds };
+  let groupExpression = "''";
+  if (request.groupBy) {
+    const column = groupSql(request.groupBy).column;
+    params.topGroups = topGroups ?? [];
+    groupExpression = `if(${column} IN {topGroups:Array(String)}, ${column}, '${OTHER_GROUP}')`;
+  }
+  const query = `
+      SELECT toUnixTimestamp(toStartOfInterval(trace_start, INTERVAL {step:UInt32} SECOND)) AS bucket,
+        ${groupExpression} AS grp, ${measureByName(request.measure).sql} AS value
+      FROM ${source.from}
+      GROUP BY bucket, grp
+      ORDER BY grp, bucket`;
+  return { query, params };
+}
+
+/** Trace rows for a measure to aggregate: a FROM clause ending in a WHERE, and its parameters. */
+export interface MeasureSource {
+  from: string;
+  params: Record<string, unknown>;
 }
 
 /**
@@ -94,7 +132,20 @@ export async function measureSource(
   measure: Measure,
   scoreName?: string,
   groupBy?: GroupBy,
-): Promise<{ from: string; params: Record<string, unknown> }> {
+): Promise<MeasureSource> {
+  // A dimension grouping reads spans alone (below): no rollups to ask for.
+  const rollups = groupBy && groupSql(groupBy).traceColumn ? [] : await rollupsToRead(storage, filter);
+  return measureSourceSql(filter, measure, rollups, scoreName, groupBy);
+}
+
+/** The source of measureSource with the rolled-up hours known (unused under a dimension grouping). */
+export function measureSourceSql(
+  filter: TraceFilter,
+  measure: Measure,
+  rollups: readonly RolledUpHour[],
+  scoreName?: string,
+  groupBy?: GroupBy,
+): MeasureSource {
   const sql = traceFilterSql(filter);
   const group = groupBy ? groupSql(groupBy) : null;
   const traceRows = group?.traceColumn
@@ -103,7 +154,7 @@ export async function measureSource(
     FROM spans FINAL
     PREWHERE ${sql.spanConditions.join(' AND ')}
     GROUP BY trace_id`
-    : await traceRowsSql(storage, filter, sql, { texts: conditionsNeedTexts(sql.traceConditions) });
+    : traceRowsSql(filter, sql, rollups, { texts: conditionsNeedTexts(sql.traceConditions) });
   // After traceRowsSql, which adds the parameters of the rollups it reads.
   const params: Record<string, unknown> = { ...sql.params, ...group?.params };
   // A trace's score for the measure: the mean of its scores of that name.

@@ -1,0 +1,31 @@
+      SELECT trace_id,
+    min(start_time) AS trace_start,
+    max(end_time) AS trace_end,
+    dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
+    if(countIf(parent_span_id = '') > 0, argMinIf(name, start_time, parent_span_id = ''), argMin(name, start_time)) AS trace_name,
+    count() AS span_count,
+    countIf(status = 'error') AS error_count,
+    multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(input_tokens, span_type IN ('llm', 'embedding')), sum(input_tokens)) AS trace_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(output_tokens, span_type IN ('llm', 'embedding')), sum(output_tokens)) AS trace_output_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(total_tokens, span_type IN ('llm', 'embedding')), sum(total_tokens)) AS trace_total_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cached_input_tokens, span_type IN ('llm', 'embedding')), sum(cached_input_tokens)) AS trace_cached_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(reasoning_tokens, span_type IN ('llm', 'embedding')), sum(reasoning_tokens)) AS trace_reasoning_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cost, span_type IN ('llm', 'embedding')), sum(cost)) AS trace_cost,
+    anyIf(session_id, session_id != '') AS trace_session_id,
+    anyIf(user_id, user_id != '') AS trace_user_id,
+    anyIf(environment, environment != '') AS trace_environment,
+    anyIf(service_name, service_name != '') AS trace_service_name,
+    anyIf(platform, platform != '') AS trace_platform,
+    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    countIf(notEmpty(quality_flags)) AS flagged_span_count,
+    countIf(notEmpty(masked_rules)) AS masked_span_count,
+    toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
+    toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns,
+        leftUTF8(if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)), {previewChars:UInt32}) AS trace_input, leftUTF8(if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)), {previewChars:UInt32}) AS trace_output, arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
+  SELECT groupArray((trace_id, flags)) FROM trace_flags FINAL
+  WHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}))) AS trace_flag_lists
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
+        AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
+      GROUP BY trace_id

@@ -1,0 +1,54 @@
+      SELECT
+        count() AS summary_traces,
+        sum(span_count) AS summary_spans,
+        countIf(trace_status = 'error') AS summary_error_traces,
+        uniqExactIf(trace_session_id, trace_session_id != '') AS summary_sessions,
+        uniqExactIf(trace_user_id, trace_user_id != '') AS summary_users,
+        quantiles(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS summary_duration_quantiles,
+        sum(trace_cost) AS summary_cost,
+        sum(trace_input_tokens) AS summary_input_tokens,
+        sum(trace_output_tokens) AS summary_output_tokens,
+        sum(trace_total_tokens) AS summary_total_tokens,
+        sum(trace_cached_input_tokens) AS summary_cached_input_tokens,
+        sum(trace_reasoning_tokens) AS summary_reasoning_tokens,
+        sum(flagged_span_count) AS summary_flagged_spans,
+        sum(masked_span_count) AS summary_masked_spans,
+        sumMap(trace_masked_rules) AS summary_masked_rules,
+        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags))) AS summary_flagged_traces,
+        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'duplicate_tools'))) AS summary_flag_duplicate_tools,
+        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'loop'))) AS summary_flag_loop,
+        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'cost_outlier'))) AS summary_flag_cost_outlier,
+        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'empty_output'))) AS summary_flag_empty_output
+      FROM (
+    SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules, trace_input, trace_output
+    FROM (
+      SELECT trace_id,
+    min(start_time) AS trace_start,
+    max(end_time) AS trace_end,
+    dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
+    if(countIf(parent_span_id = '') > 0, argMinIf(name, start_time, parent_span_id = ''), argMin(name, start_time)) AS trace_name,
+    count() AS span_count,
+    countIf(status = 'error') AS error_count,
+    multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(input_tokens, span_type IN ('llm', 'embedding')), sum(input_tokens)) AS trace_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(output_tokens, span_type IN ('llm', 'embedding')), sum(output_tokens)) AS trace_output_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(total_tokens, span_type IN ('llm', 'embedding')), sum(total_tokens)) AS trace_total_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cached_input_tokens, span_type IN ('llm', 'embedding')), sum(cached_input_tokens)) AS trace_cached_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(reasoning_tokens, span_type IN ('llm', 'embedding')), sum(reasoning_tokens)) AS trace_reasoning_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cost, span_type IN ('llm', 'embedding')), sum(cost)) AS trace_cost,
+    anyIf(session_id, session_id != '') AS trace_session_id,
+    anyIf(user_id, user_id != '') AS trace_user_id,
+    anyIf(environment, environment != '') AS trace_environment,
+    anyIf(service_name, service_name != '') AS trace_service_name,
+    anyIf(platform, platform != '') AS trace_platform,
+    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    countIf(notEmpty(quality_flags)) AS flagged_span_count,
+    countIf(notEmpty(masked_rules)) AS masked_span_count,
+    sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules, 
+    if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)) AS trace_input,
+    if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)) AS trace_output
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+      GROUP BY trace_id
+    )) AS t
+      WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} AND (positionCaseInsensitiveUTF8(trace_input, {q0:String}) > 0)
