@@ -1,6 +1,8 @@
-// Checks the workspace's import graph: a package never imports an app, packages form no
-// cycle, and every @aos import is declared in the importer's package.json.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// Checks the workspace's import graph and layout: a package never imports an app, packages
+// form no cycle, every @aos import is declared in the importer's package.json, no module
+// cycle inside a workspace, storage domains import only the domains they name, and the
+// query routes, their folders and their integration tests are named after URL segments.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -65,8 +67,85 @@ function visit(name: string, trail: string[]) {
 }
 for (const w of workspaces) visit(w.name, []);
 
+// Module cycles inside each workspace, type-only imports included: a cycle of types is
+// still two modules that cannot be understood apart.
+const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
+function relativeImports(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].map((m) => path.resolve(path.dirname(file), m[1]!));
+}
+for (const w of workspaces) {
+  const files = sourceFiles(path.join(w.dir, 'src'));
+  const graph = new Map(files.map((f) => [f, relativeImports(f)]));
+  const seen = new Map<string, 'visiting' | 'done'>();
+  const walk = (file: string, trail: string[]) => {
+    if (seen.get(file) === 'done') return;
+    if (seen.get(file) === 'visiting') {
+      const cycle = [...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(root, f));
+      problems.push(`module cycle: ${cycle.join(' -> ')}`);
+      return;
+    }
+    seen.set(file, 'visiting');
+    for (const next of graph.get(file) ?? []) if (graph.has(next)) walk(next, [...trail, file]);
+    seen.set(file, 'done');
+  };
+  for (const f of files) walk(f, []);
+}
+
+// Storage: a folder per domain. Each domain may import sql/, client.ts and the domains
+// named here, so the domains form no cycle and a new module lands in its room.
+const STORAGE = path.join(root, 'packages/storage/src');
+const STORAGE_TOP_FILES = new Set(['client.ts', 'migrations.ts', 'migrations.test.ts', 'index.ts']);
+const DOMAIN_IMPORTS: Record<string, readonly string[]> = {
+  sql: [],
+  traces: [],
+  spans: ['traces'],
+  sessions: ['traces', 'scores'],
+  scores: ['traces'],
+  exports: ['traces'],
+  findings: ['traces'],
+  monitors: ['traces', 'findings'],
+  evaluators: ['traces', 'spans'],
+  'project-settings': [],
+  keys: [],
+};
+for (const entry of readdirSync(STORAGE)) {
+  const full = path.join(STORAGE, entry);
+  if (!statSync(full).isDirectory()) {
+    if (!STORAGE_TOP_FILES.has(entry)) problems.push(`packages/storage/src/${entry}: storage modules live in a domain folder (or sql/)`);
+    continue;
+  }
+  const allowed = DOMAIN_IMPORTS[entry];
+  if (!allowed) {
+    problems.push(`packages/storage/src/${entry}/: not a known storage domain (add it to DOMAIN_IMPORTS in scripts/check-architecture.ts)`);
+    continue;
+  }
+  for (const file of sourceFiles(full)) {
+    for (const target of relativeImports(file)) {
+      const [first, ...rest] = path.relative(STORAGE, target).split(path.sep);
+      if (rest.length === 0) {
+        if (first !== 'client.ts') problems.push(`${path.relative(root, file)} imports storage's ${first}: a domain reaches only client.ts at the top`);
+      } else if (first !== entry && first !== 'sql' && !allowed.includes(first!)) {
+        problems.push(`${path.relative(root, file)} imports the ${first} domain, which ${entry}/ does not name in DOMAIN_IMPORTS`);
+      }
+    }
+  }
+}
+
+// Query routes: each mount in app.ts is a folder of routes/ named after its URL segment,
+// with its integration tests under the same name (test/<segment>.test.ts or test/<segment>/).
+const ROUTES = path.join(root, 'apps/query/src/routes');
+const mounted = [...readFileSync(path.join(root, 'apps/query/src/app.ts'), 'utf8').matchAll(/app\.route\('\/([a-z-]+)', (\w+)\(/g)];
+const routeFolders = new Set(readdirSync(ROUTES).filter((e) => statSync(path.join(ROUTES, e)).isDirectory()));
+for (const entry of readdirSync(ROUTES)) if (!routeFolders.has(entry)) problems.push(`apps/query/src/routes/${entry}: routes live in a folder named after their URL segment`);
+for (const [, segment] of mounted) {
+  if (!routeFolders.delete(segment!)) problems.push(`/${segment} is mounted in apps/query/src/app.ts but has no folder apps/query/src/routes/${segment}/`);
+  const tests = [path.join(root, 'test', `${segment}.test.ts`), path.join(root, 'test', segment!)];
+  if (!tests.some((t) => existsSync(t))) problems.push(`/${segment} has no integration test named after it (test/${segment}.test.ts or test/${segment}/)`);
+}
+for (const folder of routeFolders) problems.push(`apps/query/src/routes/${folder}/ is not mounted in apps/query/src/app.ts`);
+
 if (problems.length > 0) {
   console.error(`architecture check failed:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`architecture check: ${workspaces.length} workspaces, no cycles, packages import no app`);
+console.log(`architecture check: ${workspaces.length} workspaces, no package or module cycles, packages import no app, storage domains within their imports, ${mounted.length} query routes named after their URLs`);

@@ -3,6 +3,7 @@ export * from './client.ts';
 export { migrate, loadMigrations, splitStatements } from './migrations.ts';
 export * from './traces/index.ts';
 export * from './spans/index.ts';
+export * from './sessions/index.ts';
 export * from './scores/index.ts';
 export * from './monitors/index.ts';
 export * from './evaluators/index.ts';

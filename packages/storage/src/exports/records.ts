@@ -3,14 +3,12 @@ import type { Storage } from '../client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { ExportFormat } from '../traces/export.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 
 /** What an export holds: one row per trace, or one row per span of the matching traces. */
 export const EXPORT_KINDS = ['traces', 'spans'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
-
-export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** `running` until the last byte is sent (`completed`) or the export stops early (`failed`). */
 export type ExportStatus = 'running' | 'completed' | 'failed';

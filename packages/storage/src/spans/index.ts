@@ -1,7 +1,7 @@
 /** Spans: writing them, one span in full, search across traces, span exports, deployment ids seen in spans. */
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './writes.ts';
 export { getSpanDetail } from './detail.ts';
-export type { SpanSummary, SpanDetail, SpanEvent } from './detail.ts';
+export type { SpanDetail, SpanEvent } from './detail.ts';
 export { knownDeployments, registerDeployments } from './deployments.ts';
 export { searchSpans } from './search.ts';
 export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './search.ts';

@@ -1,7 +1,7 @@
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
-import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from './detail.ts';
+import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';
 
 /** Span search across traces: every field optional but the project and the window. */
 export interface SpanSearchFilter {

@@ -1,5 +1,5 @@
 import type { Storage } from '../client.ts';
-import { spanSummaryFromRow, type SpanSummary } from '../spans/detail.ts';
+import { spanSummaryFromRow, type SpanSummary } from './span-summary.ts';
 import { TRACE_TEXT_SQL } from './aggregate.ts';
 import { SUMMARY_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';

@@ -1,11 +1,14 @@
 import type { Storage } from '../client.ts';
-import type { ExportFormat } from '../exports/records.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, splitByRollups, traceRowsSql } from './rows.ts';
+
+/** The formats an export is written in. */
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
  * Trace exports written by the engine itself: a slice of the window is aggregated and

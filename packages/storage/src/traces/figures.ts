@@ -1,6 +1,6 @@
 import { positionalRows } from '../sql/positional-rows.ts';
 import { nanosToIso } from '../sql/values.ts';
-import { SPAN_SUMMARY_COLUMNS, type SpanSummaryRow } from '../spans/detail.ts';
+import { SPAN_SUMMARY_COLUMNS, type SpanSummaryRow } from './span-summary.ts';
 import { MODEL_SPAN_TYPES } from './aggregate.ts';
 import type { TraceRecord } from './record.ts';
 

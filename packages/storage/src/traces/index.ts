@@ -1,4 +1,4 @@
-/** Traces: the filter every read shares, trace figures and rollups, lists, detail, summary, sessions, timeseries, flags, exports and the query language. */
+/** Traces: the filter every read shares, trace figures and rollups, lists, detail, summary, timeseries, flags, exports and the query language. */
 export { TRACE_SORT_FIELDS, chooseTraces, listTraces } from './list.ts';
 export { TRACE_RECORD_FIELDS } from './record.ts';
 export { STORED_PREVIEW_CHARS } from './chosen.ts';
@@ -8,8 +8,6 @@ export { getTraceWithSpans } from './detail.ts';
 export type { TraceFilter } from './filter.ts';
 export { summarizeTraces } from './summary.ts';
 export type { TraceSummary } from './summary.ts';
-export { MAX_SESSION_SCORES, MAX_SESSION_TRACES, MAX_SESSION_USERS, getSession, listSessions } from './sessions.ts';
-export type { SessionCursor, SessionDetail, SessionPage, SessionRecord } from './sessions.ts';
 export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, groupByOf, groupSql, measureByName } from './measures.ts';
 export type { GroupBy, GroupField, GroupName, Measure, MeasureName } from './measures.ts';
 export { OTHER_GROUP, bucketStarts, measureSource, queryTimeseries } from './timeseries.ts';
@@ -26,7 +24,8 @@ export {
   writeTraceFlags,
 } from './flags.ts';
 export type { QuietTrace, TraceFlagsRow, TraceSteps } from './flags.ts';
-export { exportTraceRows, traceExportMinutes } from './export.ts';
-export type { ExportMinute, TraceExportColumn } from './export.ts';
+export { EXPORT_FORMATS, exportTraceRows, traceExportMinutes } from './export.ts';
+export type { ExportFormat, ExportMinute, TraceExportColumn } from './export.ts';
 export { dropSupersededRollups, exactRollupHours, findDueRollupHours, rollUpHour } from './rollups.ts';
 export type { DueRollupHour, RolledUpHour } from './rollups.ts';
+export type { SpanSummary } from './span-summary.ts';

@@ -2,13 +2,13 @@ import type { Storage } from '../client.ts';
 import { listScores, type ScoreRecord } from '../scores/records.ts';
 import { nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
-import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from './aggregate.ts';
-import { traceFilterSql, type TraceFilter } from './filter.ts';
-import { traceRecordFromRow, type TraceRecord } from './record.ts';
+import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from '../traces/aggregate.ts';
+import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
+import { traceRecordFromRow, type TraceRecord } from '../traces/record.ts';
 
 /**
  * Sessions are the traces that share a session id, aggregated at query time from the
- * trace columns of aggregate.ts: a trace belongs to the session its spans name.
+ * trace columns of traces/aggregate.ts: a trace belongs to the session its spans name.
  */
 
 /** A session's figures, as the API returns them. */
@@ -125,7 +125,7 @@ export async function listSessions(
       LIMIT {limit:UInt32}`,
     query_params: params,
     format: 'JSONEachRow',
-    ...named(storage, 'traces.sessions.list'),
+    ...named(storage, 'sessions.list'),
   });
   const rows = await result.json<SessionRow>();
   const last = rows[page.limit - 1];
