@@ -18,7 +18,8 @@ export interface ChildService {
 export function startChildService(env: Record<string, string>): Promise<ChildService> {
   const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // The OTLP/gRPC receiver's default port is fixed (4317): off unless a test gives one.
+    env: { ...process.env, OTLP_GRPC_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { inject } from 'vitest';
 import { createLogger, silentLogger } from '@aos/log';
 import { startAllInOne, type AllInOne } from '@aos/server';
 
 export interface TestService {
   url: string;
+  /** 127.0.0.1:<port> of the OTLP/gRPC receiver, when started with `{ grpc: true }`. */
+  grpcAddress: string | null;
   /** The development key (all scopes, project "default"). */
   key: string;
   service: AllInOne;
@@ -20,9 +23,10 @@ export interface TestService {
 
 /**
  * Starts the all-in-one service in this test process, with chDB in a fresh temp dir and the
- * shared test redis-server under a prefix of its own.
+ * shared test redis-server under a prefix of its own. The OTLP/gRPC receiver is off unless
+ * `grpc` is asked for: then it listens on a free port of 127.0.0.1.
  */
-export async function startTestService(overrides: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(overrides: Record<string, string> = {}, options: { grpc?: boolean } = {}): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-test-'));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -30,6 +34,7 @@ export async function startTestService(overrides: Record<string, string> = {}): 
     QUEUE_PREFIX: `test-${randomUUID()}`,
     HOST: '127.0.0.1',
     PORT: '0',
+    OTLP_GRPC_PORT: options.grpc ? String(await freePort()) : '0',
     WRITER_BATCH_MAX_WAIT_MS: '20',
     LOG_LEVEL: 'error',
     ...overrides,
@@ -40,6 +45,7 @@ export async function startTestService(overrides: Record<string, string> = {}): 
   if (!key) throw new Error('expected a development key on a fresh data directory');
   return {
     url: service.url,
+    grpcAddress: service.grpcAddress,
     key,
     service,
     env,
@@ -55,6 +61,22 @@ export async function startTestService(overrides: Record<string, string> = {}): 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A port of 127.0.0.1 free right now. OTLP_GRPC_PORT=0 turns the receiver off rather than
+ * asking for any port, so tests pick one; the kernel draws it at random from some 28,000
+ * ephemeral ports, so another test taking it before the service binds it is unlikely.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */

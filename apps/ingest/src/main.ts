@@ -1,15 +1,35 @@
-import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import {
+  authSettings,
+  ConfigError,
+  httpSettings,
+  ingestSettings,
+  logSettings,
+  maskingSettings,
+  otlpGrpcSettings,
+  queueSettings,
+  storageSettings,
+  writerSettings,
+} from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
-import { MASKING_FINDINGS_FLUSH_MS, createIngestApp, createMaskingFindings, startProjectSettings } from './app.ts';
+import {
+  MASKING_FINDINGS_FLUSH_MS,
+  createIngestApp,
+  createMaskingFindings,
+  createTraceExportPipeline,
+  startOtlpGrpcReceiver,
+  startProjectSettings,
+} from './app.ts';
 
 // Ingest on its own: needs REDIS_URL, and CLICKHOUSE_URL for API key lookups.
 runMain(async () => {
   const env = process.env;
   const log = createLogger(logSettings(env).level, { service: 'ingest' });
+  const http = httpSettings(env);
+  const grpcConfig = otlpGrpcSettings(env);
   const queueConfig = queueSettings(env);
   const storageConfig = storageSettings(env);
   if (!queueConfig.redisUrl) throw new ConfigError('REDIS_URL: required when ingest runs on its own');
@@ -29,7 +49,7 @@ runMain(async () => {
     logger: log,
   });
   const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
-  const app = createIngestApp({
+  const traces = createTraceExportPipeline({
     auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
     queue,
     settings: ingestConfig,
@@ -37,7 +57,11 @@ runMain(async () => {
     maskingFindings,
     logger: log,
   });
-  serveUntilSignal(app, httpSettings(env), (port) => log.info('ingest listening', { port }), async () => {
+  const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
+  if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
+  serveUntilSignal(createIngestApp(traces, log), http, (port) => log.info('ingest listening', { port }), async () => {
+    // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
+    await grpc?.stop();
     await projectSettings.close();
     await maskingFindings.close();
     await queue.close();

@@ -9,12 +9,20 @@ import {
   logSettings,
   maskingSettings,
   monitorSettings,
+  otlpGrpcSettings,
   queueSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
 import { apiErrorHandler, apiNotFound, createKeyAuthenticator } from '@aos/http';
-import { MASKING_FINDINGS_FLUSH_MS, createMaskingFindings, ingestRoutes, startProjectSettings } from '@aos/ingest';
+import {
+  MASKING_FINDINGS_FLUSH_MS,
+  createMaskingFindings,
+  createTraceExportPipeline,
+  ingestRoutes,
+  startOtlpGrpcReceiver,
+  startProjectSettings,
+} from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
@@ -25,6 +33,8 @@ import { listen } from './http-server.ts';
 
 export interface AllInOne {
   url: string;
+  /** host:port of the OTLP/gRPC receiver; null when OTLP_GRPC_PORT is 0. */
+  grpcAddress: string | null;
   /** The development key made on first run (null on later runs: it is printed once). */
   createdKey: CreatedApiKey | null;
   writer: Writer;
@@ -42,6 +52,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const storageConfig = storageSettings(env);
   const queueConfig = queueSettings(env);
   const ingestConfig = ingestSettings(env);
+  const grpcConfig = otlpGrpcSettings(env);
   const writerConfig = writerSettings(env);
   const maskingConfig = maskingSettings(env);
   const monitorConfig = monitorSettings(env);
@@ -98,10 +109,11 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
+    const traces = createTraceExportPipeline({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log });
     const app = new Hono();
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
-    app.route('/api/v1', ingestRoutes({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log }));
+    app.route('/api/v1', ingestRoutes(traces));
     app.route(
       '/api/v1',
       queryRoutes({
@@ -121,8 +133,11 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     app.notFound(apiNotFound);
     const server = await listen(app, http.host, http.port);
     stops.push(() => server.close());
-    log.info('listening', { url: server.url, storage: storage.engine });
-    return { url: server.url, createdKey, writer, storage, stop };
+    // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
+    const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
+    if (grpc) stops.push(() => grpc.stop());
+    log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
+    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, stop };
   } catch (err) {
     await stop();
     throw err;

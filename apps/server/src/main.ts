@@ -10,5 +10,6 @@ runMain(async () => {
     );
   }
   process.stdout.write(`agent observability service listening on ${service.url}\n`);
+  if (service.grpcAddress) process.stdout.write(`OTLP/gRPC receiver on ${service.grpcAddress}\n`);
   onShutdownSignal(() => service.stop());
 });

@@ -7,6 +7,7 @@ import {
   logSettings,
   maskingSettings,
   monitorSettings,
+  otlpGrpcSettings,
   queueSettings,
   storageSettings,
   writerSettings,
@@ -36,6 +37,7 @@ describe('settings', () => {
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
     expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5, projectSettingsTtlMs: 5000 });
+    expect(otlpGrpcSettings({})).toEqual({ port: 4317, tls: null });
     expect(maskingSettings({})).toEqual({ hashKey: '' });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });
@@ -85,6 +87,18 @@ describe('settings', () => {
     // A host:port without a scheme parses as a URL with scheme "localhost:"; the scheme check catches it.
     expect(messageOf(() => queueSettings({ REDIS_URL: 'localhost:6379' }))).toContain('REDIS_URL: must start with redis:// or rediss://');
     expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'tcp://ch:9000' }))).toContain('CLICKHOUSE_URL: must start with http:// or https://');
+  });
+
+  it('takes OTLP_GRPC_PORT=0 as off, and TLS files only as a pair', () => {
+    expect(otlpGrpcSettings({ OTLP_GRPC_PORT: '0' }).port).toBe(0);
+    expect(otlpGrpcSettings({ OTLP_GRPC_TLS_CERT_FILE: '/etc/aos/cert.pem', OTLP_GRPC_TLS_KEY_FILE: '/etc/aos/key.pem' }).tls).toEqual({
+      certFile: '/etc/aos/cert.pem',
+      keyFile: '/etc/aos/key.pem',
+    });
+    expect(messageOf(() => otlpGrpcSettings({ OTLP_GRPC_PORT: '65536' }))).toContain('OTLP_GRPC_PORT: must be at most 65535');
+    for (const one of [{ OTLP_GRPC_TLS_CERT_FILE: '/etc/aos/cert.pem' }, { OTLP_GRPC_TLS_KEY_FILE: '/etc/aos/key.pem' }]) {
+      expect(messageOf(() => otlpGrpcSettings(one))).toContain('OTLP_GRPC_TLS_CERT_FILE, OTLP_GRPC_TLS_KEY_FILE: set both');
+    }
   });
 
   it('refuses an unknown log level', () => {

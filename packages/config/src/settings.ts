@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { enumSetting, intSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
+import { ConfigError, enumSetting, intSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -43,6 +43,14 @@ export const SETTINGS = {
     /** How long ingest trusts its copy of a project's masking policy and dimension keys;
      *  a change is also announced over Redis, so this bounds only a missed announcement. */
     PROJECT_SETTINGS_TTL_MS: intSetting(5_000, 0, 300_000),
+  },
+  otlpGrpc: {
+    /** OTLP/gRPC receiver (ingest and all-in-one), on HOST; 0 turns it off. */
+    OTLP_GRPC_PORT: intSetting(4317, 0, 65535),
+    /** PEM files for TLS on the gRPC port, both or neither; unset: plaintext (h2c), for a
+     *  deployment whose proxy terminates TLS or a private network. */
+    OTLP_GRPC_TLS_CERT_FILE: optionalString(),
+    OTLP_GRPC_TLS_KEY_FILE: optionalString(),
   },
   masking: {
     /** Key of the masking policy's `hash` replacement (HMAC), combined with the project id;
@@ -147,6 +155,19 @@ export function ingestSettings(env: Env) {
   };
 }
 export type IngestSettings = ReturnType<typeof ingestSettings>;
+
+export function otlpGrpcSettings(env: Env) {
+  const s = parseEnv(SETTINGS.otlpGrpc, env);
+  const certFile = s.OTLP_GRPC_TLS_CERT_FILE;
+  const keyFile = s.OTLP_GRPC_TLS_KEY_FILE;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError(
+      'invalid configuration:\n  OTLP_GRPC_TLS_CERT_FILE, OTLP_GRPC_TLS_KEY_FILE: set both (TLS on the gRPC port) or neither (plaintext)',
+    );
+  }
+  return { port: s.OTLP_GRPC_PORT, tls: certFile && keyFile ? { certFile, keyFile } : null };
+}
+export type OtlpGrpcSettings = ReturnType<typeof otlpGrpcSettings>;
 
 /** Ingest applies masking policies and query tries them out (POST /trace-masking/test): both hash alike. */
 export function maskingSettings(env: Env) {

@@ -55,8 +55,16 @@ export function keyAllows(key: ApiKeyRecord, scope: ApiKeyScope): boolean {
 }
 
 /** Checks the request's key and scope; throws 401/403 as an ApiError. */
-export async function authenticate(c: Context, auth: KeyAuthenticator, scope: ApiKeyScope): Promise<ApiKeyRecord> {
-  const secret = c.req.header(API_KEY_HEADER);
+export function authenticate(c: Context, auth: KeyAuthenticator, scope: ApiKeyScope): Promise<ApiKeyRecord> {
+  return checkApiKey(auth, c.req.header(API_KEY_HEADER), scope);
+}
+
+/**
+ * Checks a secret sent as `x-api-key` (an HTTP header, or gRPC metadata) against the key
+ * store and the scope; throws 401/403 as an ApiError, and the store's own error when it
+ * cannot be asked.
+ */
+export async function checkApiKey(auth: KeyAuthenticator, secret: string | undefined, scope: ApiKeyScope): Promise<ApiKeyRecord> {
   if (!secret) throw new ApiError('unauthorized', `missing API key: send it in the ${API_KEY_HEADER} header`);
   const key = await auth.lookup(secret);
   if (!key) throw new ApiError('unauthorized', 'unknown or revoked API key');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeFor, encodeExportResponse, encodeRpcStatus } from './encode.ts';
+import { contentTypeFor, encodeExportResponse, encodeRetryableRpcStatus, encodeRpcStatus } from './encode.ts';
 import { getOtlpSchema } from './schema.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -61,5 +61,18 @@ describe('encodeRpcStatus', () => {
 
   it('encodes the JSON form', () => {
     expect(text(encodeRpcStatus('json', 3, 'resourceSpans: expected an array'))).toBe('{"code":3,"message":"resourceSpans: expected an array"}');
+  });
+});
+
+describe('encodeRetryableRpcStatus', () => {
+  it('packs a google.rpc.RetryInfo with the delay into the status details', () => {
+    const { RpcStatus, RetryInfo } = getOtlpSchema();
+    const status = RpcStatus.toObject(RpcStatus.decode(encodeRetryableRpcStatus(8, 'the ingest queue is full; retry later', 7)), { longs: Number });
+    expect(status.code).toBe(8);
+    expect(status.message).toBe('the ingest queue is full; retry later');
+    expect(status.details).toHaveLength(1);
+    // google.protobuf.Any's fields keep their .proto spelling in protobufjs.
+    expect(status.details[0].type_url).toBe('type.googleapis.com/google.rpc.RetryInfo');
+    expect(RetryInfo.toObject(RetryInfo.decode(status.details[0].value), { longs: Number })).toEqual({ retryDelay: { seconds: 7 } });
   });
 });

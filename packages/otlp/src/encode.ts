@@ -1,7 +1,8 @@
 /**
- * OTLP/HTTP response bodies, in the encoding of the request: an
+ * OTLP response bodies, in the encoding of the request: an
  * ExportTraceServiceResponse on success (with partial_success when spans were
- * rejected), a google.rpc.Status on failure.
+ * rejected), a google.rpc.Status on failure (OTLP/HTTP's body, OTLP/gRPC's
+ * grpc-status-details-bin trailer).
  */
 import type { OtlpEncoding } from './types.ts';
 import { getOtlpSchema } from './schema.ts';
@@ -45,4 +46,19 @@ export function encodeRpcStatus(encoding: OtlpEncoding, code: number, message: s
   if (encoding === 'json') return utf8.encode(JSON.stringify({ code, message }));
   const { RpcStatus } = getOtlpSchema();
   return RpcStatus.encode(RpcStatus.fromObject({ code, message })).finish();
+}
+
+/** The type URL of a google.rpc.RetryInfo packed in a google.protobuf.Any. */
+const RETRY_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.RetryInfo';
+
+/**
+ * A google.rpc.Status (protobuf) carrying a google.rpc.RetryInfo: how OTLP/gRPC tells an
+ * exporter that it may send the same request again after `retryDelaySeconds`. Without
+ * it, OTLP exporters treat RESOURCE_EXHAUSTED as final.
+ */
+export function encodeRetryableRpcStatus(code: number, message: string, retryDelaySeconds: number): Uint8Array {
+  const { RpcStatus } = getOtlpSchema();
+  // An Any in its proto3 JSON form: protobufjs packs the named message into it.
+  const retryInfo = { '@type': RETRY_INFO_TYPE_URL, retryDelay: { seconds: retryDelaySeconds } };
+  return RpcStatus.encode(RpcStatus.fromObject({ code, message, details: [retryInfo] })).finish();
 }

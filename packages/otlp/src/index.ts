@@ -1,7 +1,7 @@
 /**
- * @aos/otlp — decoding of OTLP/HTTP trace export requests (protobuf and JSON)
- * into one encoding-independent shape, per-span validation, and the OTLP/HTTP
- * response bodies.
+ * @aos/otlp — decoding of OTLP trace export requests (protobuf and JSON)
+ * into one encoding-independent shape, per-span validation, the OTLP response
+ * bodies, and the gRPC method paths the .proto files declare.
  */
 import type { OtlpEncoding, OtlpTraceExport } from './types.ts';
 import { OtlpDecodeError } from './errors.ts';
@@ -25,7 +25,8 @@ export { OtlpDecodeError } from './errors.ts';
 export { decodeProtobufExport } from './decode-protobuf.ts';
 export { decodeJsonExport } from './decode-json.ts';
 export { partitionValidSpans } from './validate.ts';
-export { contentTypeFor, encodeExportResponse, encodeRpcStatus } from './encode.ts';
+export { contentTypeFor, encodeExportResponse, encodeRetryableRpcStatus, encodeRpcStatus } from './encode.ts';
+export { grpcMethodPath } from './schema.ts';
 
 // Strict: a JSON body that is not valid UTF-8 is rejected, not patched with U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true });

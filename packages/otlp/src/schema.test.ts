@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
 import { decodeProtobufExport } from './decode-protobuf.ts';
 import { FIELDS } from './protobuf-fields.ts';
-import { getOtlpSchema } from './schema.ts';
+import { getOtlpSchema, grpcMethodPath } from './schema.ts';
 import { randomBytes, randomInt, randomUint64, seededRandom } from './test-random.ts';
 import type { AttributeValue, Attributes, OtlpTraceExport } from './types.ts';
 
@@ -45,6 +45,14 @@ describe('the .proto schema', () => {
   it('loads lazily into one shared instance', () => {
     expect(getOtlpSchema()).toBe(getOtlpSchema());
     expect(root.lookupType('google.rpc.Status').fields.details!.type).toBe('google.protobuf.Any');
+  });
+
+  it('names the gRPC path of the services it declares', () => {
+    expect(grpcMethodPath('opentelemetry.proto.collector.trace.v1.TraceService', 'Export')).toBe(
+      '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+    );
+    expect(() => grpcMethodPath('opentelemetry.proto.collector.trace.v1.TraceService', 'Import')).toThrow(/no method Import/);
+    expect(() => grpcMethodPath('opentelemetry.proto.collector.logs.v1.LogsService', 'Export')).toThrow();
   });
 
   for (const [key, table] of Object.entries(FIELDS)) {

@@ -15,6 +15,7 @@ const PROTO_FILES = [
   'opentelemetry/proto/collector/trace/v1/trace_service.proto',
   'opentelemetry/proto/trace/v1/trace.proto',
   'google/rpc/status.proto',
+  'google/rpc/error_details.proto',
 ];
 
 export interface OtlpSchema {
@@ -23,6 +24,7 @@ export interface OtlpSchema {
   readonly ExportTraceServiceResponse: protobuf.Type;
   readonly ExportTracePartialSuccess: protobuf.Type;
   readonly RpcStatus: protobuf.Type;
+  readonly RetryInfo: protobuf.Type;
 }
 
 let schema: OtlpSchema | undefined;
@@ -54,5 +56,16 @@ function loadSchema(): OtlpSchema {
       'opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess',
     ),
     RpcStatus: root.lookupType('google.rpc.Status'),
+    RetryInfo: root.lookupType('google.rpc.RetryInfo'),
   };
+}
+
+/**
+ * The HTTP/2 path of a unary gRPC method declared in the .proto files
+ * (`/<package>.<Service>/<Method>`); throws when the files do not declare it.
+ */
+export function grpcMethodPath(service: string, method: string): string {
+  const declared = getOtlpSchema().root.lookupService(service);
+  if (!declared.methods[method]) throw new Error(`${service} declares no method ${method}`);
+  return `/${declared.fullName.replace(/^\./, '')}/${method}`;
 }

@@ -1,45 +1,28 @@
 import { Hono, type Context } from 'hono';
-import type { Queue } from 'bullmq';
-import {
-  OtlpDecodeError,
-  contentTypeFor,
-  decodeExport,
-  encodeExportResponse,
-  encodeRpcStatus,
-  partitionValidSpans,
-  type OtlpEncoding,
-  type OtlpTraceExport,
-} from '@aos/otlp';
-import { maskExport, type CompiledPolicy } from '@aos/masking';
-import { ApiError, authenticate, type KeyAuthenticator } from '@aos/http';
-import type { SpanBatchPayload } from '@aos/queue';
-import type { Logger } from '@aos/log';
-import type { IngestSettings } from '@aos/config';
+import { contentTypeFor, encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '@aos/otlp';
+import { API_KEY_HEADER, ApiError } from '@aos/http';
 import { BodyError, readBody } from '../../body.ts';
-import type { Backpressure } from '../../backpressure.ts';
-import type { MaskingFindings } from '../../masking-findings.ts';
-import type { IngestProjectSettings, ProjectSettingsSource } from '../../project-settings.ts';
-
-export interface OtlpRouteDeps {
-  auth: KeyAuthenticator;
-  queue: Queue<SpanBatchPayload>;
-  backpressure: Backpressure;
-  settings: IngestSettings;
-  projectSettings: ProjectSettingsSource;
-  maskingFindings: MaskingFindings;
-  logger: Logger;
-}
+import { IngestRefusal, type RefusalReason } from '../../pipeline/refusal.ts';
+import type { TraceExportPipeline } from '../../pipeline/trace-export.ts';
 
 /** gRPC status codes used in google.rpc.Status bodies. */
-const GRPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
+const GRPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
 
-/** A queue call that cannot reach Redis in this time is answered 503 so the exporter retries. */
-const QUEUE_TIMEOUT_MS = 5_000;
+/** OTLP/HTTP's answer to each refusal: exporters retry 429/502/503/504 only, after Retry-After. */
+const REFUSAL_STATUS: Record<RefusalReason, { status: number; grpcCode: number; retry?: true }> = {
+  unauthenticated: { status: 401, grpcCode: GRPC.UNAUTHENTICATED },
+  permission_denied: { status: 403, grpcCode: GRPC.PERMISSION_DENIED },
+  unsupported_format: { status: 415, grpcCode: GRPC.INVALID_ARGUMENT },
+  invalid: { status: 400, grpcCode: GRPC.INVALID_ARGUMENT },
+  too_large: { status: 413, grpcCode: GRPC.RESOURCE_EXHAUSTED },
+  overloaded: { status: 503, grpcCode: GRPC.UNAVAILABLE, retry: true },
+  unavailable: { status: 503, grpcCode: GRPC.UNAVAILABLE, retry: true },
+};
 
 /** The OTLP/HTTP trace receiver; answers in the protocol's own shapes, never the API envelope. */
-export function otlpRoutes(deps: OtlpRouteDeps) {
+export function otlpRoutes(pipeline: TraceExportPipeline) {
   const app = new Hono();
-  const handler = (c: Context) => receive(c, deps);
+  const handler = (c: Context) => receive(c, pipeline);
   app.post('/', handler);
   // Stock exporters given a base endpoint append the signal path.
   app.post('/v1/traces', handler);
@@ -53,113 +36,38 @@ function methodNotAllowed(c: Context): never {
   throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: OTLP exporters POST spans`, [], { allow: 'POST' });
 }
 
-async function receive(c: Context, deps: OtlpRouteDeps): Promise<Response> {
-  const encoding = encodingOf(c.req.header('content-type'));
+async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Response> {
+  const contentType = c.req.header('content-type');
+  const encoding = encodingOf(contentType);
   const answerEncoding: OtlpEncoding = encoding ?? 'json';
-  const fail = (status: number, grpcCode: number, message: string, headers: Record<string, string> = {}) =>
-    new Response(asBody(encodeRpcStatus(answerEncoding, grpcCode, message)), {
-      status,
-      headers: { 'content-type': contentTypeFor(answerEncoding), ...headers },
+  try {
+    const result = await pipeline.export({
+      apiKey: c.req.header(API_KEY_HEADER),
+      encoding:
+        encoding ??
+        new IngestRefusal(
+          'unsupported_format',
+          `unsupported Content-Type ${JSON.stringify(contentType ?? '')}: send application/x-protobuf or application/json`,
+        ),
+      readMessage: () => readMessage(c.req.raw, pipeline.maxMessageBytes),
     });
-
-  const retryAfter = { 'retry-after': String(deps.settings.retryAfterSeconds) };
-  let projectId: string;
-  try {
-    projectId = (await authenticate(c, deps.auth, 'ingest')).projectId;
+    return otlpResponse(200, answerEncoding, encodeExportResponse(answerEncoding, result.partial));
   } catch (err) {
-    if (err instanceof ApiError) {
-      return fail(err.status, err.status === 401 ? GRPC.UNAUTHENTICATED : GRPC.PERMISSION_DENIED, err.message);
-    }
-    // The key store could not be asked: transient, and exporters retry only 429/502/503/504.
-    deps.logger.error('cannot check the API key', { error: err });
-    return fail(503, GRPC.UNAVAILABLE, 'cannot check the API key right now; retry later', retryAfter);
+    if (!(err instanceof IngestRefusal)) throw err;
+    const { status, grpcCode, retry } = REFUSAL_STATUS[err.reason];
+    const headers: Record<string, string> = retry ? { 'retry-after': String(pipeline.retryAfterSeconds) } : {};
+    return otlpResponse(status, answerEncoding, encodeRpcStatus(answerEncoding, grpcCode, err.message), headers);
   }
-  if (!encoding) {
-    return fail(
-      415,
-      GRPC.INVALID_ARGUMENT,
-      `unsupported Content-Type ${JSON.stringify(c.req.header('content-type') ?? '')}: send application/x-protobuf or application/json`,
-    );
-  }
-  let overloaded: boolean;
-  try {
-    overloaded = await withTimeout(deps.backpressure.overloaded(), QUEUE_TIMEOUT_MS);
-  } catch (err) {
-    deps.logger.error('cannot measure the queue depth', { error: err });
-    return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is unavailable; retry later', retryAfter);
-  }
-  if (overloaded) return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is full; retry later', retryAfter);
-
-  // Without the project's masking policy nothing may be queued: raw values would reach Redis.
-  let projectSettings: IngestProjectSettings;
-  try {
-    projectSettings = await withTimeout(deps.projectSettings.get(projectId), QUEUE_TIMEOUT_MS);
-  } catch (err) {
-    deps.logger.error('cannot load the project settings', { projectId, error: err });
-    return fail(503, GRPC.UNAVAILABLE, "cannot load the project's masking policy right now; retry later", retryAfter);
-  }
-
-  let body: Uint8Array;
-  try {
-    body = await readBody(c.req.raw, deps.settings.maxBodyBytes);
-  } catch (err) {
-    if (!(err instanceof BodyError)) throw err;
-    if (err.kind === 'too_large') return fail(413, GRPC.RESOURCE_EXHAUSTED, err.message);
-    if (err.kind === 'unsupported_encoding') return fail(415, GRPC.INVALID_ARGUMENT, err.message);
-    return fail(400, GRPC.INVALID_ARGUMENT, err.message);
-  }
-
-  let decoded: ReturnType<typeof decodeExport>;
-  try {
-    decoded = decodeExport(body, encoding);
-  } catch (err) {
-    if (err instanceof OtlpDecodeError) return fail(400, GRPC.INVALID_ARGUMENT, err.message);
-    throw err;
-  }
-  const receivedAtMs = Date.now();
-  const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
-  const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
-
-  if (result.acceptedSpans > 0) {
-    try {
-      await withTimeout(
-        deps.queue.add('batch', {
-          projectId,
-          receivedAtMs,
-          export: result.accepted,
-          ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
-          ...(maskedRules ? { maskedRules } : {}),
-        }),
-        QUEUE_TIMEOUT_MS,
-      );
-    } catch (err) {
-      deps.logger.error('enqueue failed', { projectId, spans: result.acceptedSpans, error: err });
-      return fail(503, GRPC.UNAVAILABLE, 'the ingest queue is unavailable; retry later', retryAfter);
-    }
-  }
-  const partial = result.rejectedSpans > 0 ? { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } : undefined;
-  return new Response(asBody(encodeExportResponse(encoding, partial)), {
-    status: 200,
-    headers: { 'content-type': contentTypeFor(encoding) },
-  });
 }
 
-/**
- * Masks the accepted spans in place and returns the rules that fired per span, keyed by
- * the span's position in export order (how the writer walks the export), or undefined
- * when nothing fired.
- */
-function maskSpans(
-  accepted: OtlpTraceExport,
-  policy: CompiledPolicy,
-  projectId: string,
-  findings: MaskingFindings,
-): Record<string, string[]> | undefined {
-  const masking = maskExport(accepted, policy);
-  if (masking.spans.length === 0) return undefined;
-  const outputHits = masking.spans.filter((s) => s.outputRules.length > 0);
-  if (outputHits.length > 0) findings.record(projectId, outputHits.map((s) => ({ traceId: s.span.traceId, rules: s.outputRules })));
-  return Object.fromEntries(masking.spans.map((s) => [s.position, s.rules]));
+async function readMessage(request: Request, maxBytes: number): Promise<Uint8Array> {
+  try {
+    return await readBody(request, maxBytes);
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    const reason = err.kind === 'too_large' ? 'too_large' : err.kind === 'unsupported_encoding' ? 'unsupported_format' : 'invalid';
+    throw new IngestRefusal(reason, err.message);
+  }
 }
 
 function encodingOf(contentType: string | undefined): OtlpEncoding | null {
@@ -169,17 +77,7 @@ function encodingOf(contentType: string | undefined): OtlpEncoding | null {
   return null;
 }
 
-/** Encoded bytes always sit on a plain ArrayBuffer; the DOM typings only want to be told. */
-function asBody(bytes: Uint8Array): BodyInit {
-  return bytes as Uint8Array<ArrayBuffer>;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+function otlpResponse(status: number, encoding: OtlpEncoding, bytes: Uint8Array, headers: Record<string, string> = {}): Response {
+  // Encoded bytes always sit on a plain ArrayBuffer; the DOM typings only want to be told.
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': contentTypeFor(encoding), ...headers } });
 }

@@ -1,0 +1,104 @@
+import type { Queue } from 'bullmq';
+import { OtlpDecodeError, decodeExport, partitionValidSpans, type OtlpTraceExport } from '@aos/otlp';
+import { maskExport, type CompiledPolicy } from '@aos/masking';
+import type { KeyAuthenticator } from '@aos/http';
+import type { SpanBatchPayload } from '@aos/queue';
+import type { Logger } from '@aos/log';
+import type { IngestSettings } from '@aos/config';
+import { createBackpressure, type Backpressure } from '../backpressure.ts';
+import type { MaskingFindings } from '../masking-findings.ts';
+import type { ProjectSettingsSource } from '../project-settings.ts';
+import { admit, type ExportCall } from './admission.ts';
+import { IngestRefusal } from './refusal.ts';
+import { QUEUE_TIMEOUT_MS, withTimeout } from './timeout.ts';
+
+export interface TraceExportDeps {
+  auth: KeyAuthenticator;
+  queue: Queue<SpanBatchPayload>;
+  settings: IngestSettings;
+  /** Per-project masking policy and dimension keys, applied before spans are queued. */
+  projectSettings: ProjectSettingsSource;
+  /** Collects masking hits on outputs and raises findings for them. */
+  maskingFindings: MaskingFindings;
+  logger: Logger;
+}
+
+/** What the exporter is told on success: the spans refused one by one, if any. */
+export interface TraceExportResult {
+  partial?: { rejectedSpans: number; errorMessage: string };
+}
+
+/** The trace receiver behind every transport (OTLP/HTTP and OTLP/gRPC). */
+export interface TraceExportPipeline {
+  /**
+   * Admits, reads, decodes, validates and masks one ExportTraceServiceRequest, and resolves
+   * once its spans are in Redis. Throws IngestRefusal for anything the exporter is told.
+   */
+  export(call: ExportCall): Promise<TraceExportResult>;
+  /** Largest message after decompression (INGEST_MAX_BODY_BYTES); transports enforce it while reading. */
+  maxMessageBytes: number;
+  /** How long a refused exporter should wait before it retries (INGEST_RETRY_AFTER_SECONDS). */
+  retryAfterSeconds: number;
+}
+
+/** One pipeline per process: both transports share its backpressure and caches. */
+export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPipeline {
+  const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
+  return {
+    export: (call) => exportTraces(deps, backpressure, call),
+    maxMessageBytes: deps.settings.maxBodyBytes,
+    retryAfterSeconds: deps.settings.retryAfterSeconds,
+  };
+}
+
+async function exportTraces(deps: TraceExportDeps, backpressure: Backpressure, call: ExportCall): Promise<TraceExportResult> {
+  const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
+  const body = await call.readMessage();
+  let decoded: OtlpTraceExport;
+  try {
+    decoded = decodeExport(body, encoding);
+  } catch (err) {
+    if (err instanceof OtlpDecodeError) throw new IngestRefusal('invalid', err.message);
+    throw err;
+  }
+  const receivedAtMs = Date.now();
+  const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
+  const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
+
+  if (result.acceptedSpans > 0) {
+    try {
+      await withTimeout(
+        deps.queue.add('batch', {
+          projectId,
+          receivedAtMs,
+          export: result.accepted,
+          ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
+          ...(maskedRules ? { maskedRules } : {}),
+        }),
+        QUEUE_TIMEOUT_MS,
+      );
+    } catch (err) {
+      deps.logger.error('enqueue failed', { projectId, spans: result.acceptedSpans, error: err });
+      throw new IngestRefusal('unavailable', 'the ingest queue is unavailable; retry later');
+    }
+  }
+  return result.rejectedSpans > 0 ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
+}
+
+/**
+ * Masks the accepted spans in place and returns the rules that fired per span, keyed by
+ * the span's position in export order (how the writer walks the export), or undefined
+ * when nothing fired.
+ */
+function maskSpans(
+  accepted: OtlpTraceExport,
+  policy: CompiledPolicy,
+  projectId: string,
+  findings: MaskingFindings,
+): Record<string, string[]> | undefined {
+  const masking = maskExport(accepted, policy);
+  if (masking.spans.length === 0) return undefined;
+  const outputHits = masking.spans.filter((s) => s.outputRules.length > 0);
+  if (outputHits.length > 0) findings.record(projectId, outputHits.map((s) => ({ traceId: s.span.traceId, rules: s.outputRules })));
+  return Object.fromEntries(masking.spans.map((s) => [s.position, s.rules]));
+}
