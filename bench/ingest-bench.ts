@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeProtobufExport } from '@aos/otlp';
 import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
+import { findFreePort } from '@aos/local-services';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
 import { SPAN_COLUMNS, createApiKey, encodeSpanRows, type Storage } from '@aos/storage';
@@ -68,14 +69,29 @@ const REALISTIC_POLICY = {
   ],
 };
 
+/** Where the senders send: the service's HTTP URL and gRPC address, over one of the two, with a key. */
+interface Target {
+  transport: 'http' | 'grpc';
+  url: string;
+  grpcAddress: string;
+  key: string;
+}
+
 /** Phase 1: every span of the pools once, timed from the first request until all are queryable. */
-async function endToEnd(senders: ReturnType<typeof startSender>[], url: string, key: string, storage: Storage, projectId: string, totalSpans: number) {
+async function endToEnd(senders: ReturnType<typeof startSender>[], target: Target, storage: Storage, projectId: string, totalSpans: number) {
   const t0 = performance.now();
-  const results = await Promise.all(senders.map((s) => s.run({ url, key, concurrency: 2, seconds: 0 })));
+  const results = await Promise.all(senders.map((s) => s.run({ ...target, concurrency: 2, seconds: 0 })));
   const ackedAt = performance.now();
   while ((await countSpans(storage, projectId)) < totalSpans) await new Promise((r) => setTimeout(r, 200));
   const seconds = (performance.now() - t0) / 1000;
   return { results, seconds, rate: totalSpans / seconds, ackSeconds: (ackedAt - t0) / 1000 };
+}
+
+/** Ack latency of a phase: the worst sender's p50 and p99, and the refusals the senders retried. */
+function ackFigures(results: SenderResult[]): string {
+  const p50 = Math.max(...results.map((r) => r.p50));
+  const p99 = Math.max(...results.map((r) => r.p99));
+  return `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (worst sender); retryable refusals: ${results.reduce((n, r) => n + r.refused, 0)}`;
 }
 
 async function bareInsertRate(storage: Storage, requests: number): Promise<number> {
@@ -106,8 +122,9 @@ async function bareInsertRate(storage: Storage, requests: number): Promise<numbe
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-bench-'));
-  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' }, silentLogger);
+  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', OTLP_GRPC_PORT: String(await findFreePort()), LOG_LEVEL: 'warn' }, silentLogger);
   const key = service.createdKey!.secret;
+  const http: Target = { transport: 'http', url: service.url, grpcAddress: service.grpcAddress!, key };
   let peakRss = 0;
   const rssSamples: Array<{ t: number; rss: number }> = [];
   const t00 = performance.now();
@@ -124,13 +141,24 @@ async function main() {
     console.log(`pool: ${totalSpans} spans in ${SENDERS * POOL_REQUESTS} requests of 1000, ${(totalBytes / totalSpans).toFixed(0)} B/span protobuf, ${SENDERS} senders`);
 
     // Phase 1: every span once, timed until all are queryable.
-    const { results, seconds: e2eSeconds, rate: e2eRate, ackSeconds } = await endToEnd(senders, service.url, key, service.storage, 'default', totalSpans);
-    const p50 = Math.max(...results.map((r) => r.p50));
-    const p99 = Math.max(...results.map((r) => r.p99));
-    const refused = results.reduce((n, r) => n + r.refused, 0);
+    const overHttp = await endToEnd(senders, http, service.storage, 'default', totalSpans);
+    const { seconds: e2eSeconds, rate: e2eRate, ackSeconds } = overHttp;
     console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${ackSeconds.toFixed(2)} s)`);
-    console.log(`ack latency: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (worst sender); 503 answers: ${refused}`);
+    console.log(`ack latency: ${ackFigures(overHttp.results)}`);
     console.log(`writer: ${service.writer.stats.inserts} inserts, ${(service.writer.stats.rows / Math.max(1, service.writer.stats.inserts)).toFixed(0)} rows per insert`);
+
+    // Phase 1 again over OTLP/gRPC (the same protobuf bytes, one channel per sender), into
+    // a project of its own: the two transports side by side.
+    {
+      const grpcKey = (await createApiKey(service.storage, { projectId: 'bench-grpc', name: 'bench', scopes: ['ingest'] })).secret;
+      const overGrpc = await endToEnd(senders, { ...http, transport: 'grpc', key: grpcKey }, service.storage, 'bench-grpc', totalSpans);
+      console.log(`end to end over OTLP/gRPC: ${Math.round(overGrpc.rate)} spans/s (acks done after ${overGrpc.ackSeconds.toFixed(2)} s); ack latency: ${ackFigures(overGrpc.results)}`);
+      console.log('| transport | end to end | acked | ack p50 | ack p99 |');
+      for (const [name, run] of [['OTLP/HTTP protobuf', overHttp], ['OTLP/gRPC', overGrpc]] as const) {
+        const p = (k: 'p50' | 'p99') => Math.max(...run.results.map((r) => r[k])).toFixed(1);
+        console.log(`| ${name} | ${Math.round(run.rate)} spans/s | ${Math.round(totalSpans / run.ackSeconds)} spans/s | ${p('p50')} ms | ${p('p99')} ms |`);
+      }
+    }
 
     // Phase 1 again, into a project with a masking policy: what masking at ingest costs.
     {
@@ -141,7 +169,7 @@ async function main() {
         body: JSON.stringify(REALISTIC_POLICY),
       });
       if (!saved.ok) throw new Error(`cannot save the masking policy: ${saved.status} ${await saved.text()}`);
-      const masked = await endToEnd(senders, service.url, maskedKey, service.storage, 'bench-masked', totalSpans);
+      const masked = await endToEnd(senders, { ...http, key: maskedKey }, service.storage, 'bench-masked', totalSpans);
       console.log(
         `end to end with a ${REALISTIC_POLICY.rules.length}-rule masking policy: ${Math.round(masked.rate)} spans/s = ${((masked.rate / e2eRate) * 100).toFixed(0)}% of the run without (${masked.seconds.toFixed(2)} s)`,
       );
@@ -153,7 +181,7 @@ async function main() {
       const offered = Math.round(e2eRate / 2);
       const perConnection = offered / 1000 / (SENDERS * 2);
       const paced = await Promise.all(
-        senders.map((s) => s.run({ url: service.url, key, concurrency: 2, seconds: 20, requestsPerSecond: perConnection })),
+        senders.map((s) => s.run({ ...http, concurrency: 2, seconds: 20, requestsPerSecond: perConnection })),
       );
       const sent = paced.reduce((n, r) => n + r.sentSpans, 0);
       console.log(
@@ -165,7 +193,7 @@ async function main() {
     if (SUSTAIN_SECONDS > 0) {
       const before = service.writer.stats.rows;
       const rssStart = process.memoryUsage.rss();
-      const sustained = await Promise.all(senders.map((s) => s.run({ url: service.url, key, concurrency: 2, seconds: SUSTAIN_SECONDS })));
+      const sustained = await Promise.all(senders.map((s) => s.run({ ...http, concurrency: 2, seconds: SUSTAIN_SECONDS })));
       const rows = service.writer.stats.rows - before;
       const sent = sustained.reduce((n, r) => n + r.sentSpans, 0);
       console.log(`sustained ${SUSTAIN_SECONDS} s: ${Math.round(sent / SUSTAIN_SECONDS)} spans/s acked, ${Math.round(rows / SUSTAIN_SECONDS)} rows/s written, ack p99 ${Math.max(...sustained.map((r) => r.p99)).toFixed(1)} ms`);

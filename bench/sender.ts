@@ -1,9 +1,13 @@
 // A separate process that sends OTLP requests like a fleet of exporters, so the service's
 // event loop is not shared with the load generator. Talks to the bench over IPC.
+import * as grpc from '@grpc/grpc-js';
 import { agentRequest } from './agent-spans.ts';
 
 interface Go {
+  /** OTLP/HTTP protobuf to `url`, or OTLP/gRPC to `grpcAddress` (the same protobuf bytes). */
+  transport: 'http' | 'grpc';
   url: string;
+  grpcAddress: string;
   key: string;
   concurrency: number;
   /** Send the pool once, or loop over it until this many seconds have passed. */
@@ -17,7 +21,48 @@ const spansPerRequest = Number(process.env.SPANS_PER_REQUEST ?? 1000);
 const pool = Array.from({ length: poolSize }, (_, i) => agentRequest(spansPerRequest, i + Number(process.env.SEED ?? 0)));
 process.send!({ type: 'ready', requests: pool.length, spans: pool.reduce((n, r) => n + r.spans, 0), bytes: pool.reduce((n, r) => n + r.body.length, 0) });
 
+/** Sends one request; true once acked, false when refused as retryable (503/429, RESOURCE_EXHAUSTED/UNAVAILABLE). */
+type Send = (body: Uint8Array) => Promise<boolean>;
+
+function httpSender(go: Go): Send {
+  return async (body) => {
+    const res = await fetch(`${go.url}/api/v1/traces/otlp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf', 'x-api-key': go.key },
+      body: body as Uint8Array<ArrayBuffer>,
+    });
+    await res.arrayBuffer();
+    if (res.status === 200) return true;
+    if (res.status !== 503 && res.status !== 429) throw new Error(`unexpected status ${res.status}`);
+    return false;
+  };
+}
+
+// One channel per sender process, as an exporter keeps one: concurrent calls share its connection.
+let channel: grpc.Client | undefined;
+function grpcSender(go: Go): Send {
+  channel ??= new grpc.Client(go.grpcAddress, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set('x-api-key', go.key);
+  return (body) =>
+    new Promise((resolve, reject) =>
+      channel!.makeUnaryRequest(
+        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+        Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+        metadata,
+        (err) => {
+          if (!err) resolve(true);
+          else if (err.code === grpc.status.RESOURCE_EXHAUSTED || err.code === grpc.status.UNAVAILABLE) resolve(false);
+          else reject(new Error(`unexpected status ${grpc.status[err.code]}: ${err.details}`));
+        },
+      ),
+    );
+}
+
 process.on('message', async (go: Go) => {
+  const send = go.transport === 'grpc' ? grpcSender(go) : httpSender(go);
   const latencies: number[] = [];
   let sentSpans = 0;
   let refused = 0;
@@ -37,18 +82,11 @@ process.on('message', async (go: Go) => {
       const request = pool[next++ % pool.length]!;
       for (;;) {
         const t0 = performance.now();
-        const res = await fetch(`${go.url}/api/v1/traces/otlp`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-protobuf', 'x-api-key': go.key },
-          body: request.body as Uint8Array<ArrayBuffer>,
-        });
-        await res.arrayBuffer();
-        if (res.status === 200) {
+        if (await send(request.body)) {
           latencies.push(performance.now() - t0);
           sentSpans += request.spans;
           break;
         }
-        if (res.status !== 503 && res.status !== 429) throw new Error(`unexpected status ${res.status}`);
         refused++;
         await new Promise((r) => setTimeout(r, 200));
       }

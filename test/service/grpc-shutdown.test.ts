@@ -4,10 +4,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
+import { findFreePort } from '@aos/local-services';
 import { devKey, startChildService, type ChildService } from '../support/child-service.ts';
 import { rawExportClient } from '../support/grpc.ts';
 import { recordSpans, serializeSpans } from '../support/otel.ts';
-import { eventually, freePort } from '../support/service.ts';
+import { eventually } from '../support/service.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-grpc-shutdown-'));
 const children: ChildService[] = [];
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 describe('SIGTERM with OTLP/gRPC exports in flight', () => {
   it('exits cleanly, and every export it acked is stored', async () => {
-    const port = await freePort();
+    const port = await findFreePort();
     const env = {
       DATA_DIR: dataDir,
       REDIS_URL: inject('redisUrl'),

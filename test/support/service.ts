@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { inject } from 'vitest';
+import { findFreePort } from '@aos/local-services';
 import { createLogger, silentLogger } from '@aos/log';
 import { startAllInOne, type AllInOne } from '@aos/server';
 
@@ -34,7 +34,8 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     QUEUE_PREFIX: `test-${randomUUID()}`,
     HOST: '127.0.0.1',
     PORT: '0',
-    OTLP_GRPC_PORT: options.grpc ? String(await freePort()) : '0',
+    // 0 turns the receiver off rather than asking for any port: a test that wants it picks one.
+    OTLP_GRPC_PORT: options.grpc ? String(await findFreePort()) : '0',
     WRITER_BATCH_MAX_WAIT_MS: '20',
     LOG_LEVEL: 'error',
     ...overrides,
@@ -61,22 +62,6 @@ export async function startTestService(overrides: Record<string, string> = {}, o
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * A port of 127.0.0.1 free right now. OTLP_GRPC_PORT=0 turns the receiver off rather than
- * asking for any port, so tests pick one; the kernel draws it at random from some 28,000
- * ephemeral ports, so another test taking it before the service binds it is unlikely.
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */

@@ -1,15 +1,4 @@
-import {
-  authSettings,
-  ConfigError,
-  httpSettings,
-  ingestSettings,
-  logSettings,
-  maskingSettings,
-  otlpGrpcSettings,
-  queueSettings,
-  storageSettings,
-  writerSettings,
-} from '@aos/config';
+import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
