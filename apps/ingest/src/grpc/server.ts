@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
+import { format } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import { ConfigError } from '@aos/config';
 import type { Logger } from '@aos/log';
 import { exportHandler, exportMethod, type OtlpGrpcService } from './export-handler.ts';
 
 /** How long stop() lets in-flight calls finish (an export waits on Redis for at most ~15 s) before cancelling them. */
-export const GRPC_DRAIN_MS = 10_000;
+const GRPC_DRAIN_MS = 10_000;
 
 export interface OtlpGrpcServerOptions {
   host: string;
@@ -33,6 +34,9 @@ export interface OtlpGrpcServer {
 /** Serves OTLP services over gRPC; resolves once the port is bound. */
 export async function startOtlpGrpcServer(opts: OtlpGrpcServerOptions): Promise<OtlpGrpcServer> {
   const credentials = serverCredentials(opts.tls);
+  // grpc-js writes its own errors to stderr as plain text (process-wide); the service logs JSON lines.
+  const grpcLog = (...args: unknown[]) => opts.logger.warn('grpc-js', { message: format(...args) });
+  grpc.setLogger({ error: grpcLog, info: grpcLog, debug: grpcLog });
   // gzip and deflate requests are inflated by grpc-js, and this limit applies after inflating.
   const server = new grpc.Server({ 'grpc.max_receive_message_length': opts.maxMessageBytes });
   for (const service of opts.services) {
