@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
+import { devKey, startChildService } from '../support/child-service.ts';
+import { eventually } from '../support/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'aos-private-redis-'));
@@ -76,5 +78,39 @@ describe('the private redis-server', () => {
     writeFileSync(path.join(dir, 'redis-server.pid'), `${process.pid}\n`);
     redis = await startLocalRedis({ dir });
     expect(serversIn(dir)).toHaveLength(1);
+  });
+});
+
+describe('the all-in-one service, SIGKILLed and restarted on its data directory', () => {
+  it('runs one private redis-server again and serves every span it acknowledged', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-kill-restart-'));
+    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error' };
+    let child = await startChildService(env);
+    const redisDir = realpathSync(path.join(dataDir, 'redis'));
+    try {
+      const key = devKey(dataDir);
+      const traceId = 'e7'.repeat(16);
+      const now = Date.now() * 1e6;
+      const sent = await fetch(`${child.url}/api/v1/traces/otlp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: '00000000000000e7', name: 'acked', startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000) }] }] }] }),
+      });
+      expect(sent.status).toBe(200);
+      const first = serversIn(redisDir);
+      expect(first).toHaveLength(1);
+      await child.kill();
+      // SIGKILL left the private redis-server running.
+      expect(serversIn(redisDir)).toEqual(first);
+
+      child = await startChildService(env);
+      const now2 = serversIn(redisDir);
+      expect(now2).toHaveLength(1);
+      expect(now2).not.toEqual(first);
+      await eventually(async () => ((await fetch(`${child.url}/api/v1/traces/${traceId}`, { headers: { 'x-api-key': key } })).status === 200 ? true : undefined), 60_000, 'the acked span');
+    } finally {
+      await child.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
