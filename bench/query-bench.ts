@@ -124,7 +124,7 @@ async function main() {
   // within their lookback) 500 traces per tick meanwhile.
   const service = await startAllInOne(
     {
-      DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir, PORT: '0', OTLP_GRPC_PORT: '0', LOG_LEVEL: 'warn',
       TRACE_ROLLUP_QUIET_MS: String(365 * DAY), TRACE_ROLLUP_INTERVAL_MS: String(DAY), TRACE_FLAGS_INTERVAL_MS: String(DAY),
     },
     silentLogger,

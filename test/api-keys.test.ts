@@ -68,6 +68,8 @@ const ROUTES: Array<{ name: string; scope: ApiKeyScope; method: string; path: st
   { name: 'PATCH /trace-findings/{id}', scope: 'write', method: 'PATCH', path: `/api/v1/trace-findings/${FINDING}`, body: '{"status":"investigating"}', type: 'application/json', projectParam: true },
   { name: 'POST /trace-findings/{id}/risk-assessment', scope: 'write', method: 'POST', path: `/api/v1/trace-findings/${FINDING}/risk-assessment`, projectParam: true },
   { name: 'GET /dead-letters', scope: 'admin', method: 'GET', path: '/api/v1/dead-letters', projectParam: false },
+  { name: 'POST /dead-letters/retry', scope: 'admin', method: 'POST', path: '/api/v1/dead-letters/retry', projectParam: false },
+  { name: 'POST /dead-letters/{jobId}/retry', scope: 'admin', method: 'POST', path: '/api/v1/dead-letters/1/retry', projectParam: false },
   { name: 'GET /trace-masking', scope: 'read', method: 'GET', path: '/api/v1/trace-masking', projectParam: true },
   { name: 'POST /trace-masking', scope: 'write', method: 'POST', path: '/api/v1/trace-masking', body: '{"rules":[]}', type: 'application/json', projectParam: true },
   { name: 'POST /trace-masking/test', scope: 'read', method: 'POST', path: '/api/v1/trace-masking/test', body: '{"policy":{"rules":[]},"text":"x"}', type: 'application/json', projectParam: true },

@@ -32,4 +32,38 @@ describe('GET /dead-letters', () => {
     expect(letters[0]?.projectId).toBe('default');
     expect(letters[0]?.reason).toMatch(/invalid span batch payload/);
   });
+
+  it('puts dead letters back on request, each with fresh attempts, and never another project\'s', async () => {
+    const letters = (await readJson<{ data: DeadLetter[] }>(await svc.api('/api/v1/dead-letters'))).data;
+    const mine = letters[0]!.jobId;
+    const theirs = (await queue.getFailed()).find((job) => job.data.projectId === 'someone-else')!;
+    expect((await svc.api(`/api/v1/dead-letters/${theirs.id}/retry`, { method: 'POST' })).status).toBe(404);
+    expect((await svc.api('/api/v1/dead-letters/abc/retry', { method: 'POST' })).status).toBe(400);
+    const failedAgain = async (id: string, after: number) => {
+      const job = await queue.getJob(id);
+      return job && (await job.isFailed()) && job.finishedOn! > after ? true : undefined;
+    };
+
+    const before = (await queue.getJob(mine))!.finishedOn!;
+    const one = await svc.api(`/api/v1/dead-letters/${mine}/retry`, { method: 'POST' });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual({ retried: 1 });
+    // Back in the queue; the writer fails it again (the batch is still broken).
+    await eventually(() => failedAgain(mine, before));
+
+    // All of the project's: the one of this project only.
+    const again = (await queue.getJob(mine))!.finishedOn!;
+    const all = await svc.api('/api/v1/dead-letters/retry', { method: 'POST' });
+    expect(await all.json()).toEqual({ retried: 1 });
+    await eventually(() => failedAgain(mine, again));
+    const untouched = (await queue.getJob(theirs.id!))!;
+    expect(untouched.finishedOn).toBe(theirs.finishedOn);
+    expect(await untouched.isFailed()).toBe(true);
+
+    // A batch that was stored is no dead letter: nothing to put back.
+    const done = await queue.add('batch', { projectId: 'default', receivedAtMs: Date.now(), export: { resourceSpans: [] } } as never);
+    await eventually(async () => ((await done.isCompleted()) ? true : undefined));
+    const none = await svc.api(`/api/v1/dead-letters/${done.id}/retry`, { method: 'POST' });
+    expect(await none.json()).toEqual({ retried: 0 });
+  });
 });

@@ -1,4 +1,4 @@
-import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
@@ -56,5 +56,5 @@ runMain(async () => {
     await queue.close();
     await connection.quit();
     await storage.close();
-  });
+  }, processSettings(env));
 });

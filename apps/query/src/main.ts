@@ -6,6 +6,7 @@ import {
   logSettings,
   maskingSettings,
   monitorSettings,
+  processSettings,
   queueSettings,
   storageSettings,
   writerSettings,
@@ -51,5 +52,5 @@ runMain(async () => {
     await evaluationQueue.close();
     await connection.quit();
     await storage.close();
-  });
+  }, processSettings(env));
 });

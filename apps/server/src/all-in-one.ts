@@ -62,6 +62,11 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
   };
   try {
+    // Storage first: the embedded engine allows one process per data directory, so a
+    // second process on the same DATA_DIR stops here, before it could reclaim the
+    // private redis-server of the first.
+    const storage = await openStorage(storageConfig);
+    stops.push(() => storage.close());
     let redisUrl = queueConfig.redisUrl;
     if (!redisUrl) {
       const redis: LocalRedis = await startLocalRedis({ dir: path.join(storageConfig.dataDir, 'redis') });
@@ -69,8 +74,6 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       redisUrl = redis.url;
       log.info('started a private redis-server', { url: redis.url });
     }
-    const storage = await openStorage(storageConfig);
-    stops.push(() => storage.close());
     const applied = await migrate(storage);
     if (applied.length > 0) log.info('applied migrations', { applied });
 

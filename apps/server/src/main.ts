@@ -1,8 +1,11 @@
+import { processSettings } from '@aos/config';
 import { onShutdownSignal, runMain } from '@aos/runtime';
 import { startAllInOne } from './all-in-one.ts';
 
 // The single-machine entry: `npm start`.
 runMain(async () => {
+  // Parsed first: a bad setting fails before anything starts.
+  const shutdown = processSettings(process.env);
   const service = await startAllInOne(process.env);
   if (service.createdKey) {
     process.stdout.write(
@@ -11,5 +14,5 @@ runMain(async () => {
   }
   process.stdout.write(`agent observability service listening on ${service.url}\n`);
   if (service.grpcAddress) process.stdout.write(`OTLP/gRPC receiver on ${service.grpcAddress}\n`);
-  onShutdownSignal(() => service.stop());
+  onShutdownSignal(() => service.stop(), shutdown);
 });

@@ -25,7 +25,7 @@ import {
   type EvaluationPayload,
   type WorkerStats,
 } from '@aos/queue';
-import { getEvaluator, type Storage } from '@aos/storage';
+import { getEvaluator, isStorageUnavailable, type Storage } from '@aos/storage';
 
 /** An interrupted backfill chunk waits this long before a writer takes it up again. */
 const INTERRUPTED_CHUNK_DELAY_MS = 1000;
@@ -69,6 +69,7 @@ export function startEvaluationProcessor(deps: EvaluationProcessorDeps): Evaluat
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
+    unavailable: isStorageUnavailable,
     processor: async (job, token) => {
       if (job.name === BACKFILL_CHUNK_JOB) {
         const payload = v.parse(backfillChunkPayloadSchema, job.data);

@@ -1,4 +1,4 @@
-import { ConfigError, evaluatorSettings, logSettings, monitorSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import { ConfigError, evaluatorSettings, logSettings, monitorSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createLogger } from '@aos/log';
 import { onShutdownSignal, runMain } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -33,5 +33,5 @@ runMain(async () => {
   onShutdownSignal(async () => {
     await writer.close();
     await storage.close();
-  });
+  }, processSettings(env));
 });

@@ -1,4 +1,5 @@
 import type { Logger } from '@aos/log';
+import { isStorageUnavailable } from '@aos/storage';
 import {
   MAINTENANCE_QUEUE,
   createMaintenanceQueue,
@@ -49,6 +50,7 @@ export function startMaintenanceProcessor(deps: MaintenanceProcessorDeps): { sta
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
+    unavailable: isStorageUnavailable,
     processor: async (job) => {
       const pass = deps.passes[job.name];
       if (!pass) throw new Error(`unknown maintenance job ${job.name}`);

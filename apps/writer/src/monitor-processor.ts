@@ -17,7 +17,7 @@ import {
   type WebhookPayload,
   type WorkerStats,
 } from '@aos/queue';
-import { evaluateMonitor, getMonitor, listScheduledMonitors, type MonitorEvaluation, type Storage, type StoredMonitor } from '@aos/storage';
+import { evaluateMonitor, getMonitor, isStorageUnavailable, listScheduledMonitors, type MonitorEvaluation, type Storage, type StoredMonitor } from '@aos/storage';
 
 export interface MonitorProcessorDeps {
   storage: Storage;
@@ -65,6 +65,7 @@ export function startMonitorProcessor(deps: MonitorProcessorDeps): MonitorProces
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
+    unavailable: isStorageUnavailable,
     processor: async (job) => {
       if (job.name !== MONITOR_EVALUATE_JOB) throw new Error(`unknown monitor job ${job.name}`);
       const payload = parseMonitorPayload(job.data);

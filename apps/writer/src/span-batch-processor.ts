@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
-import { insertEncodedSpans, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
+import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchEncoder, type EncodedBatch } from './span-batch-encoder.ts';
@@ -80,6 +80,7 @@ function startInThread(
     concurrency: deps.settings.concurrency,
     lockDurationMs: deps.settings.lockDurationMs,
     logger: deps.logger,
+    unavailable: isStorageUnavailable,
     processor: async (job) => {
       // Let ingest requests in the same process run before milliseconds of CPU work.
       await yieldToEventLoop();

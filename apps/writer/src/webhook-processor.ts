@@ -2,7 +2,7 @@ import type { MonitorSettings } from '@aos/config';
 import { outboundUrlProblem } from '@aos/http';
 import type { Logger } from '@aos/log';
 import { WEBHOOK_QUEUE, createRedisConnection, parseWebhookPayload, startWorker, type WebhookPayload } from '@aos/queue';
-import { getMonitor, type Storage } from '@aos/storage';
+import { getMonitor, isStorageUnavailable, type Storage } from '@aos/storage';
 import { WEBHOOK_HEADERS, signWebhook } from './webhook-signature.ts';
 
 /**
@@ -28,6 +28,7 @@ export function startWebhookProcessor(deps: {
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
+    unavailable: isStorageUnavailable,
     processor: async (job) => {
       const payload = parseWebhookPayload(job.data);
       const monitor = await getMonitor(deps.storage, payload.projectId, payload.monitorId);

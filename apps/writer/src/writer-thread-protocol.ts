@@ -17,4 +17,8 @@ export type FromWriterThread =
   | { type: 'job'; outcome: 'completed' | 'failed' | 'stalled' };
 
 /** Main → thread. */
-export type ToWriterThread = { type: 'stored'; id: number } | { type: 'failed'; id: number; message: string } | { type: 'close' };
+export type ToWriterThread =
+  | { type: 'stored'; id: number }
+  /** `unavailable`: storage could not be reached, so the job waits rather than spending an attempt. */
+  | { type: 'failed'; id: number; message: string; unavailable: boolean }
+  | { type: 'close' };

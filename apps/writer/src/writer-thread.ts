@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
+import { StorageUnavailableError, isStorageUnavailable } from '@aos/storage';
 import { createSpanBatchEncoder } from './span-batch-encoder.ts';
 import { loadPrices } from './prices.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
@@ -28,6 +29,7 @@ const { worker } = startWorker({
   concurrency: data.settings.concurrency,
   lockDurationMs: data.settings.lockDurationMs,
   logger,
+  unavailable: isStorageUnavailable,
   processor: async (job) => {
     const batch = processBatch(job.data);
     const id = nextId++;
@@ -52,5 +54,5 @@ port.on('message', async (message: ToWriterThread) => {
   if (!entry) return;
   waiting.delete(message.id);
   if (message.type === 'stored') entry.resolve();
-  else entry.reject(new Error(message.message));
+  else entry.reject(message.unavailable ? new StorageUnavailableError(message.message) : new Error(message.message));
 });

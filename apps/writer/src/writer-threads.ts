@@ -1,5 +1,6 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { WorkerStats } from '@aos/queue';
+import { isStorageUnavailable } from '@aos/storage';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
@@ -48,7 +49,7 @@ export function startWriterThreads(
       if (message.type === 'rows') {
         storeBatch(message.batch).then(
           () => reply({ type: 'stored', id: message.id }),
-          (err: Error) => reply({ type: 'failed', id: message.id, message: err.message }),
+          (err: Error) => reply({ type: 'failed', id: message.id, message: err.message, unavailable: isStorageUnavailable(err) }),
         );
       } else if (message.type === 'job') {
         stats[message.outcome] += 1;

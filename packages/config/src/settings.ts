@@ -112,6 +112,10 @@ export const SETTINGS = {
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
   },
+  process: {
+    /** On SIGTERM/SIGINT: how long in-flight requests and jobs may drain before the process exits anyway. */
+    SHUTDOWN_TIMEOUT_MS: intSetting(30_000, 0, 600_000),
+  },
 } as const;
 
 export function httpSettings(env: Env) {
@@ -238,3 +242,9 @@ export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };
 }
+
+export function processSettings(env: Env) {
+  const s = parseEnv(SETTINGS.process, env);
+  return { shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS };
+}
+export type ProcessSettings = ReturnType<typeof processSettings>;

@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { findFreePort } from './free-port.ts';
+
+/** The pid of the redis-server this directory belongs to, written when it starts. */
+const PID_FILE = 'redis-server.pid';
 
 export interface LocalRedis {
   url: string;
@@ -21,10 +25,14 @@ export interface LocalRedisOptions {
 /**
  * Starts a private redis-server on 127.0.0.1 with append-only persistence (fsync every
  * second), for the single-machine mode and the tests. Resolves once it accepts connections.
+ * One server per directory: a server left running there by a process that was killed
+ * (SIGKILL leaves no chance to stop it) is shut down first, so two never write one
+ * append-only file.
  */
 export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalRedis> {
   const dir = path.resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
+  await reclaimStaleServer(dir);
   const port = opts.port ?? (await findFreePort());
   const binary = opts.binary ?? 'redis-server';
   const child = spawn(
@@ -43,6 +51,7 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalRed
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await waitUntilReady(child, binary, port);
+  writeFileSync(path.join(dir, PID_FILE), `${child.pid}\n`);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   return {
@@ -52,7 +61,10 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalRed
       new Promise<void>((resolve) => {
         process.removeListener('exit', killOnExit);
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        child.once('exit', () => {
+          rmSync(path.join(dir, PID_FILE), { force: true });
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
@@ -88,4 +100,53 @@ function waitUntilReady(child: ChildProcess, binary: string, port: number): Prom
     );
     child.once('exit', (code) => fail(new Error(`redis-server exited with code ${code}:\n${output}`)));
   });
+}
+
+/**
+ * Stops the redis-server named by the directory's pid file if it still runs there. A pid
+ * is only trusted when that process's working directory is this directory (redis-server
+ * changes into its --dir), so a recycled pid of another program is never signalled.
+ * SIGTERM lets it write its append-only file; SIGKILL only if it does not exit in 10 s.
+ */
+async function reclaimStaleServer(dir: string): Promise<void> {
+  const pidFile = path.join(dir, PID_FILE);
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    return;
+  }
+  if (Number.isInteger(pid) && pid > 0 && runsIn(pid, dir)) {
+    process.kill(pid, 'SIGTERM');
+    if (!(await exited(pid, 10_000))) {
+      process.kill(pid, 'SIGKILL');
+      await exited(pid, 5_000);
+    }
+  }
+  rmSync(pidFile, { force: true });
+}
+
+function runsIn(pid: number, dir: string): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`) === realpathSync(dir);
+  } catch {
+    return false; // gone, or not ours to look at
+  }
+}
+
+async function exited(pid: number, withinMs: number): Promise<boolean> {
+  for (const until = Date.now() + withinMs; Date.now() < until; await sleep(50)) {
+    if (!alive(pid)) return true;
+  }
+  return false;
+}
+
+/** Whether the process runs; a zombie (exited, not yet reaped by whoever adopted it) does not. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -42,6 +42,35 @@ export async function listDeadLetters(
   return out;
 }
 
+/**
+ * Puts a project's dead letters back in the queue: the one with `jobId`, or all of them,
+ * each with a fresh set of attempts. Answers how many went back; a letter already put back
+ * (or another project's) is not counted, so asking twice puts nothing back twice, and a
+ * batch that is stored twice reads once (spans are keyed).
+ */
+export async function retryDeadLetters(queue: Queue<SpanBatchPayload>, opts: { projectId: string; jobId?: string }): Promise<number> {
+  const ids = opts.jobId !== undefined ? [opts.jobId] : await failedJobIds(queue, opts.projectId);
+  let retried = 0;
+  for (const id of ids) {
+    const job = await queue.getJob(id);
+    if (!job || job.data?.projectId !== opts.projectId || !(await job.isFailed())) continue;
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    retried += 1;
+  }
+  return retried;
+}
+
+/** Ids of the project's dead letters, all collected before any is retried (retrying shifts the failed set's pages). */
+async function failedJobIds(queue: Queue<SpanBatchPayload>, projectId: string): Promise<string[]> {
+  const ids: string[] = [];
+  const pageSize = 500;
+  for (let start = 0; ; start += pageSize) {
+    const jobs = await queue.getFailed(start, start + pageSize - 1);
+    if (jobs.length === 0) return ids;
+    for (const job of jobs) if (job?.id && job.data?.projectId === projectId) ids.push(job.id);
+  }
+}
+
 /** Spans in a batch; a dead letter may be malformed, so nothing about its shape is assumed. */
 export function countSpans(payload: SpanBatchPayload): number | null {
   const resourceSpans: unknown = payload?.export?.resourceSpans;

@@ -10,7 +10,7 @@ export {
 export type { SpanBatchJob, SpanBatchPayload } from './ingest-queue.ts';
 export { startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
-export { listDeadLetters, countSpans } from './dead-letters.ts';
+export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts';
 export type { DeadLetter } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,

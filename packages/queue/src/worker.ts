@@ -12,7 +12,18 @@ export interface WorkerOptions<T> {
   lockDurationMs: number;
   processor: Processor<T>;
   logger: Logger;
+  /**
+   * Whether an error means a dependency (storage) cannot be reached rather than that the
+   * job is bad. Such a job goes back to waiting without spending an attempt, and the
+   * queue pauses with capped backoff until the dependency answers again: an outage of
+   * any length dead-letters nothing.
+   */
+  unavailable?: (err: unknown) => boolean;
 }
+
+/** The first pause of the queue when a dependency cannot be reached; each failed retry doubles it up to the cap. */
+const OUTAGE_FIRST_PAUSE_MS = 1000;
+const OUTAGE_MAX_PAUSE_MS = 30_000;
 
 /** Counters a worker keeps for health and metrics endpoints. */
 export interface WorkerStats {
@@ -28,7 +39,20 @@ export interface WorkerStats {
 export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; stats: WorkerStats } {
   const stats: WorkerStats = { completed: 0, failed: 0, stalled: 0 };
   const log = opts.logger.child({ queue: opts.queue });
-  const worker = new Worker<T>(opts.queue, opts.processor, {
+  const outage = outagePauses(log);
+  const processor: Processor<T> = async (job, token) => {
+    try {
+      const result = await opts.processor(job, token);
+      outage.ended();
+      return result;
+    } catch (err) {
+      if (!opts.unavailable?.(err)) throw err;
+      // Rate-limits the queue (for every worker on it) and puts the job back unspent.
+      await worker.rateLimit(outage.pauseFor(err));
+      throw Worker.RateLimitError();
+    }
+  };
+  const worker = new Worker<T>(opts.queue, processor, {
     connection: opts.connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency,
@@ -57,4 +81,34 @@ export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; sta
   // Mostly Redis connectivity, which the connection itself also reports: throttled.
   worker.on('error', throttledErrorLog(log, 'worker error'));
   return { worker, stats };
+}
+
+/**
+ * The pauses of one worker's queue through an outage: doubling up to the cap with each
+ * retry that fails again (jobs failing together within one pause share it), logged once
+ * as the outage starts and once as it ends.
+ */
+function outagePauses(log: Logger) {
+  let pauseMs = 0;
+  let since = 0;
+  let until = 0;
+  return {
+    pauseFor(err: unknown): number {
+      const now = Date.now();
+      if (pauseMs === 0) {
+        since = now;
+        log.warn('a dependency cannot be reached: the queue waits and retries, spending no attempt', { error: (err as Error).message });
+      }
+      if (now < until) return until - now;
+      pauseMs = Math.min(OUTAGE_MAX_PAUSE_MS, pauseMs === 0 ? OUTAGE_FIRST_PAUSE_MS : pauseMs * 2);
+      until = now + pauseMs;
+      return pauseMs;
+    },
+    ended(): void {
+      if (pauseMs === 0) return;
+      log.info('the dependency answers again: the queue resumes', { pausedForMs: Date.now() - since });
+      pauseMs = 0;
+      until = 0;
+    },
+  };
 }

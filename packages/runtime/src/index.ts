@@ -13,13 +13,31 @@ export function runMain(main: () => Promise<void>): void {
   });
 }
 
-/** Calls `stop` once on SIGINT or SIGTERM, then exits. */
-export function onShutdownSignal(stop: () => Promise<void>): void {
+export interface ShutdownOptions {
+  /** How long `stop` may take before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
+}
+
+/**
+ * On SIGINT or SIGTERM, calls `stop` once (stop accepting, drain) and exits when it is
+ * done, or after `shutdownTimeoutMs` whatever it still waits for: a Redis or storage that no
+ * longer answers must not keep the process, and with it the embedded engine's data
+ * directory, alive. A second signal exits at once.
+ */
+export function onShutdownSignal(stop: () => Promise<void>, opts: ShutdownOptions): void {
   let stopping = false;
   const handler = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting now\n`);
+      process.exit(1);
+    }
     stopping = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    process.stderr.write(`${signal}: shutting down (at most ${opts.shutdownTimeoutMs} ms)\n`);
+    const timer = setTimeout(() => {
+      process.stderr.write(`shutdown still waiting after ${opts.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS): exiting without it\n`);
+      process.exit(1);
+    }, opts.shutdownTimeoutMs);
+    timer.unref();
     stop().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -38,10 +56,11 @@ export function serveUntilSignal(
   http: { host: string; port: number },
   onListening: (port: number) => void,
   cleanup: () => Promise<void>,
+  shutdown: ShutdownOptions,
 ): void {
   const server = serve({ fetch: app.fetch, hostname: http.host, port: http.port }, (info) => onListening(info.port));
   onShutdownSignal(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await cleanup();
-  });
+  }, shutdown);
 }
