@@ -121,6 +121,11 @@ const TRACES: CraftedTrace[] = [
       { span: 2, parent: 1, name: 'chat', startNs: 1_000, endNs: 900_000, attrs: oiLlm('claude-3-5-sonnet-20241022', 'child prompt', 'child answer') },
     ],
   },
+  {
+    // A model call priced from the table: 1234 × 0.15 + 567 × 0.6 per million is 0.0005252999999999999 in floating point.
+    id: id(0xd8),
+    spans: [{ span: 1, name: 'chat gpt-4o-mini', startNs: 0, endNs: 1_000_000, attrs: llm('gpt-4o-mini', 1234, 567) }],
+  },
 ];
 
 function otlp(trace: CraftedTrace) {
@@ -225,5 +230,8 @@ describe('GET /traces/{traceId}', () => {
     // Costs without float noise, in the detail and in the list.
     expect(d6.cost).toBe(0.3);
     expect((await list()).find((t) => t.traceId === id(0xd6))?.cost).toBe(0.3);
+    const d8 = await detail(0xd8);
+    const spanDetail = await readJson<{ cost: number }>(await svc.api(`/api/v1/traces/${id(0xd8)}/spans/0000000000000001`));
+    expect([d8.cost, d8.spans[0]?.cost, spanDetail.cost]).toEqual([0.0005253, 0.0005253, 0.0005253]);
   });
 });
