@@ -58,20 +58,23 @@ const TRACES: CraftedTrace[] = [
     ],
   },
   {
-    // No root has arrived: the name is the earliest span's; no model spans, so every span's usage counts.
+    // No root has arrived: the name is the earliest span's; no model spans, so every span's usage
+    // counts; the texts are the agent's (the earliest span's text is not an agent's or model's).
     id: id(0xd2),
     spans: [
       { span: 7, parent: 99, name: 'late step', startNs: 50_000_000, endNs: 60_000_000, attrs: { 'gen_ai.usage.input_tokens': 10 } },
-      { span: 6, parent: 99, name: 'early step', startNs: 10_000_000, endNs: 20_000_500, attrs: { 'gen_ai.usage.input_tokens': 20 } },
+      { span: 6, parent: 99, name: 'early step', startNs: 10_000_000, endNs: 20_000_500, attrs: { 'gen_ai.usage.input_tokens': 20, 'input.value': 'step input' } },
+      { span: 8, parent: 99, name: 'orphan agent', startNs: 15_000_000, endNs: 40_000_000, attrs: agent('orphan question', 'orphan answer') },
     ],
   },
   {
-    // Two roots, and a child that starts before both: the earliest root names the trace. All statuses unset.
+    // Two roots, and a child that starts before both: the earliest root names the trace. All
+    // statuses unset. The input is the first root input there is, the output the last one.
     id: id(0xd3),
     env: 'staging',
     spans: [
-      { span: 1, name: 'second root', startNs: 30_000_000, endNs: 40_000_000, status: 0 },
-      { span: 2, name: 'first root', startNs: 20_000_000, endNs: 25_000_000, status: 0 },
+      { span: 1, name: 'second root', startNs: 30_000_000, endNs: 40_000_000, status: 0, attrs: { 'input.value': 'second question', 'output.value': 'second answer' } },
+      { span: 2, name: 'first root', startNs: 20_000_000, endNs: 25_000_000, status: 0, attrs: { 'output.value': 'first answer' } },
       { span: 3, parent: 2, name: 'eager child', startNs: 10_000_000, endNs: 12_000_000, status: 0 },
     ],
   },
@@ -113,8 +116,8 @@ const TRACES: CraftedTrace[] = [
     ],
   },
   {
-    // A root with an input and no output: each text is taken apart, the input from the root,
-    // the output from the model call.
+    // A root with an input and no output: each text is taken on its own, the input from the
+    // root, the output from the model call.
     id: id(0xd7),
     spans: [
       { span: 1, name: 'run', startNs: 0, endNs: 1_000_000, attrs: { 'input.value': 'root question' } },
@@ -215,8 +218,10 @@ describe('GET /traces/{traceId}', () => {
     expect(d1.flaggedSpanCount).toBe(flagged(d1.spans).length);
     const d2 = await detail(0xd2);
     expect([d2.name, d2.inputTokens, d2.durationMs, d2.environment]).toEqual(['early step', 30, 50, null]);
+    expect([d2.input, d2.output]).toEqual(['orphan question', 'orphan answer']);
     const d3 = await detail(0xd3);
     expect([d3.name, d3.status, d3.spanCount]).toEqual(['first root', 'unset', 3]);
+    expect([d3.input, d3.output]).toEqual(['second question', 'second answer']);
     const d4 = await detail(0xd4);
     expect([d4.inputTokens, d4.flaggedSpanCount, d4.models, d4.userId]).toEqual([100, 1, ['claude-3-5-sonnet'], 'user-d4']);
     // Texts of traces whose root has none, taken field by field.

@@ -22,7 +22,7 @@
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
     toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns,
-        leftUTF8(if(if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)) != '', if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)), argMinIf(input, start_time, span_type IN ('agent', 'llm') AND notEmpty(input))), {previewChars:UInt32}) AS trace_input, leftUTF8(if(if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)) != '', if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)), argMaxIf(output, end_time, span_type IN ('agent', 'llm') AND notEmpty(output))), {previewChars:UInt32}) AS trace_output, arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
+        leftUTF8(argMinIf(input, bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))), {previewChars:UInt32}) AS trace_input, leftUTF8(argMaxIf(output, bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))), {previewChars:UInt32}) AS trace_output, arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
   SELECT groupArray((trace_id, flags)) FROM trace_flags FINAL
   WHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}))) AS trace_flag_lists
       FROM spans FINAL

@@ -3,7 +3,7 @@
       SELECT toUnixTimestamp(toStartOfMinute(first_start)) * 1000 AS minute_ms, count() AS traces, sum(text_bytes_of_trace) AS text_bytes
       FROM (
         SELECT min(start_time) AS first_start,
-          if(if(countIf(parent_span_id = '') > 0, argMinIf(length(input), start_time, parent_span_id = ''), argMin(length(input), start_time)) > 0, if(countIf(parent_span_id = '') > 0, argMinIf(length(input), start_time, parent_span_id = ''), argMin(length(input), start_time)), argMinIf(length(input), start_time, span_type IN ('agent', 'llm') AND notEmpty(input))) + if(if(countIf(parent_span_id = '') > 0, argMinIf(length(output), start_time, parent_span_id = ''), argMin(length(output), start_time)) > 0, if(countIf(parent_span_id = '') > 0, argMinIf(length(output), start_time, parent_span_id = ''), argMin(length(output), start_time)), argMaxIf(length(output), end_time, span_type IN ('agent', 'llm') AND notEmpty(output))) AS text_bytes_of_trace
+          argMinIf(length(input), bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) + argMaxIf(length(output), bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS text_bytes_of_trace
         FROM spans
         WHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}))
         GROUP BY trace_id

@@ -45,8 +45,8 @@
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules, 
-    if(if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)) != '', if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)), argMinIf(input, start_time, span_type IN ('agent', 'llm') AND notEmpty(input))) AS trace_input,
-    if(if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)) != '', if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)), argMaxIf(output, end_time, span_type IN ('agent', 'llm') AND notEmpty(output))) AS trace_output
+    argMinIf(input, bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_input,
+    argMaxIf(output, bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_output
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
       GROUP BY trace_id
