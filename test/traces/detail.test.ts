@@ -6,8 +6,9 @@ import { eventually, startTestService, type TestService } from '../support/servi
 
 // A trace's figures are computed two ways: from its spans (storage traces/figures.ts: the detail,
 // and list pages of few spans) and by the engine (TRACE_FIGURES_SQL: summaries, sessions,
-// list pages of big traces). These traces take each branch of those rules; every answer
-// must agree on every one.
+// list pages of big traces). Its texts are aggregated by the engine from whole texts (the
+// detail) and from the 1,000-character previews (lists). These traces take each branch of
+// those rules; every answer must agree on every one.
 let svc: TestService;
 const NOW_NS = BigInt(Date.now() - 10 * 60_000) * 1_000_000n;
 const id = (n: number) => n.toString(16).padStart(32, '0');
@@ -20,6 +21,8 @@ interface CraftedSpan {
   startNs: number;
   endNs: number;
   status?: 0 | 1 | 2;
+  /** OTLP span kind (2: server); internal when absent. */
+  kind?: number;
   attrs?: Record<string, string | number>;
   droppedAttributesCount?: number;
 }
@@ -32,6 +35,15 @@ interface CraftedTrace {
 const llm = (model: string, tokensIn: number, tokensOut: number) => ({
   'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model, 'gen_ai.usage.input_tokens': tokensIn, 'gen_ai.usage.output_tokens': tokensOut,
 });
+
+/** OpenInference spans with their texts (a text left out is not sent). */
+const texts = (input?: string, output?: string) => ({
+  ...(input !== undefined ? { 'input.value': input } : {}),
+  ...(output !== undefined ? { 'output.value': output } : {}),
+});
+const agent = (input: string, output: string) => ({ 'openinference.span.kind': 'AGENT', ...texts(input, output) });
+const oiLlm = (model: string, input?: string, output?: string) => ({ 'openinference.span.kind': 'LLM', 'llm.model_name': model, ...texts(input, output) });
+const oiTool = (name: string, input: string, output: string) => ({ 'openinference.span.kind': 'TOOL', 'tool.name': name, ...texts(input, output) });
 
 const TRACES: CraftedTrace[] = [
   {
@@ -46,20 +58,23 @@ const TRACES: CraftedTrace[] = [
     ],
   },
   {
-    // No root has arrived: the name is the earliest span's; no model spans, so every span's usage counts.
+    // No root has arrived: the name is the earliest span's; no model spans, so every span's usage
+    // counts; the texts are the agent's (the earliest span's text is not an agent's or model's).
     id: id(0xd2),
     spans: [
       { span: 7, parent: 99, name: 'late step', startNs: 50_000_000, endNs: 60_000_000, attrs: { 'gen_ai.usage.input_tokens': 10 } },
-      { span: 6, parent: 99, name: 'early step', startNs: 10_000_000, endNs: 20_000_500, attrs: { 'gen_ai.usage.input_tokens': 20 } },
+      { span: 6, parent: 99, name: 'early step', startNs: 10_000_000, endNs: 20_000_500, attrs: { 'gen_ai.usage.input_tokens': 20, 'input.value': 'step input' } },
+      { span: 8, parent: 99, name: 'orphan agent', startNs: 15_000_000, endNs: 40_000_000, attrs: agent('orphan question', 'orphan answer') },
     ],
   },
   {
-    // Two roots, and a child that starts before both: the earliest root names the trace. All statuses unset.
+    // Two roots, and a child that starts before both: the earliest root names the trace. All
+    // statuses unset. The input is the first root input there is, the output the last one.
     id: id(0xd3),
     env: 'staging',
     spans: [
-      { span: 1, name: 'second root', startNs: 30_000_000, endNs: 40_000_000, status: 0 },
-      { span: 2, name: 'first root', startNs: 20_000_000, endNs: 25_000_000, status: 0 },
+      { span: 1, name: 'second root', startNs: 30_000_000, endNs: 40_000_000, status: 0, attrs: { 'input.value': 'second question', 'output.value': 'second answer' } },
+      { span: 2, name: 'first root', startNs: 20_000_000, endNs: 25_000_000, status: 0, attrs: { 'output.value': 'first answer' } },
       { span: 3, parent: 2, name: 'eager child', startNs: 10_000_000, endNs: 12_000_000, status: 0 },
     ],
   },
@@ -72,6 +87,47 @@ const TRACES: CraftedTrace[] = [
       { span: 2, parent: 1, name: 'chat', startNs: 1_000, endNs: 2_000, attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'claude-3-5-sonnet' } },
       { span: 3, parent: 1, name: 'chat', startNs: 3_000, endNs: 4_000, attrs: llm('claude-3-5-sonnet', 100, 10) },
     ],
+  },
+  {
+    // An HTTP server root without text, an agent under it and a model call under the agent:
+    // the trace's input is the agent's (it starts first), its output the agent's (it ends last).
+    id: id(0xd5),
+    spans: [
+      { span: 1, name: 'POST /chat', kind: 2, startNs: 0, endNs: 1_000_000_000, attrs: { 'http.request.method': 'POST', 'http.response.status_code': 200 } },
+      { span: 2, parent: 1, name: 'support agent', startNs: 1_000, endNs: 900_000_000, attrs: agent('Where is my order?', 'It ships tomorrow.') },
+      { span: 3, parent: 2, name: 'chat', startNs: 2_000, endNs: 500_000_000, attrs: oiLlm('gpt-4o', 'You help with orders. Where is my order?', 'It ships tomorrow, says the model.') },
+    ],
+  },
+  {
+    // An HTTP root and model calls without an agent: the input is the first model input by
+    // start time (a tool span's input before it, a model call without input, do not count),
+    // the output the last model output by end time (a later call without output, a later
+    // tool, do not count; a call that started later but ended earlier loses). Its model
+    // names repeat a model undated and dated; its two costs add up to 0.30000000000000004.
+    id: id(0xd6),
+    spans: [
+      { span: 1, name: 'POST /v1/answer', kind: 2, startNs: 0, endNs: 1_000_000_000 },
+      { span: 2, parent: 1, name: 'lookup', startNs: 1_000, endNs: 2_000, attrs: oiTool('lookup', '{"id":7}', 'order 7: shipped') },
+      { span: 3, parent: 1, name: 'chat a', startNs: 5_000, endNs: 100_000_000, attrs: oiLlm('gpt-4o', undefined, 'answer a') },
+      { span: 4, parent: 1, name: 'chat b', startNs: 10_000, endNs: 300_000_000, attrs: { ...oiLlm('gpt-4o-2024-08-06', 'prompt b', 'answer b'), 'llm.cost.total': '0.1' } },
+      { span: 5, parent: 1, name: 'chat c', startNs: 20_000, endNs: 200_000_000, attrs: { ...oiLlm('gpt-4o-mini', 'prompt c', 'answer c'), 'llm.cost.total': '0.2' } },
+      { span: 6, parent: 1, name: 'chat d', startNs: 400_000_000, endNs: 500_000_000, attrs: oiLlm('gpt-4o', 'prompt d', undefined) },
+      { span: 7, parent: 1, name: 'send', startNs: 600_000_000, endNs: 700_000_000, attrs: oiTool('send', '{"to":"me"}', 'sent late') },
+    ],
+  },
+  {
+    // A root with an input and no output: each text is taken on its own, the input from the
+    // root, the output from the model call.
+    id: id(0xd7),
+    spans: [
+      { span: 1, name: 'run', startNs: 0, endNs: 1_000_000, attrs: { 'input.value': 'root question' } },
+      { span: 2, parent: 1, name: 'chat', startNs: 1_000, endNs: 900_000, attrs: oiLlm('claude-3-5-sonnet-20241022', 'child prompt', 'child answer') },
+    ],
+  },
+  {
+    // A model call priced from the table: 1234 × 0.15 + 567 × 0.6 per million is 0.0005252999999999999 in floating point.
+    id: id(0xd8),
+    spans: [{ span: 1, name: 'chat gpt-4o-mini', startNs: 0, endNs: 1_000_000, attrs: llm('gpt-4o-mini', 1234, 567) }],
   },
 ];
 
@@ -87,6 +143,7 @@ function otlp(trace: CraftedTrace) {
           spanId: hex16(s.span),
           parentSpanId: s.parent ? hex16(s.parent) : '',
           name: s.name,
+          ...(s.kind !== undefined ? { kind: s.kind } : {}),
           startTimeUnixNano: String(NOW_NS + BigInt(s.startNs)),
           endTimeUnixNano: String(NOW_NS + BigInt(s.endNs)),
           status: { code: s.status ?? 1 },
@@ -161,9 +218,25 @@ describe('GET /traces/{traceId}', () => {
     expect(d1.flaggedSpanCount).toBe(flagged(d1.spans).length);
     const d2 = await detail(0xd2);
     expect([d2.name, d2.inputTokens, d2.durationMs, d2.environment]).toEqual(['early step', 30, 50, null]);
+    expect([d2.input, d2.output]).toEqual(['orphan question', 'orphan answer']);
     const d3 = await detail(0xd3);
     expect([d3.name, d3.status, d3.spanCount]).toEqual(['first root', 'unset', 3]);
+    expect([d3.input, d3.output]).toEqual(['second question', 'second answer']);
     const d4 = await detail(0xd4);
     expect([d4.inputTokens, d4.flaggedSpanCount, d4.models, d4.userId]).toEqual([100, 1, ['claude-3-5-sonnet'], 'user-d4']);
+    // Texts of traces whose root has none, taken field by field.
+    const d5 = await detail(0xd5);
+    expect([d5.name, d5.input, d5.output]).toEqual(['POST /chat', 'Where is my order?', 'It ships tomorrow.']);
+    const d6 = await detail(0xd6);
+    expect([d6.input, d6.output]).toEqual(['prompt b', 'answer b']);
+    expect(d6.models).toEqual(['gpt-4o-2024-08-06', 'gpt-4o-mini']);
+    const d7 = await detail(0xd7);
+    expect([d7.input, d7.output, d7.models]).toEqual(['root question', 'child answer', ['claude-3-5-sonnet-20241022']]);
+    // Costs without float noise, in the detail and in the list.
+    expect(d6.cost).toBe(0.3);
+    expect((await list()).find((t) => t.traceId === id(0xd6))?.cost).toBe(0.3);
+    const d8 = await detail(0xd8);
+    const spanDetail = await readJson<{ cost: number }>(await svc.api(`/api/v1/traces/${id(0xd8)}/spans/0000000000000001`));
+    expect([d8.cost, d8.spans[0]?.cost, spanDetail.cost]).toEqual([0.0005253, 0.0005253, 0.0005253]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
+import { roundCost } from '@aos/domain';
 import { apiErrorHandler, createKeyAuthenticator, requireKey, type AuthEnv } from '@aos/http';
 import { silentLogger } from '@aos/log';
 import { createApiKey } from '@aos/storage';
@@ -29,7 +30,7 @@ interface Crafted {
   spans: Array<{ name: string; ms: number; error?: boolean; attrs?: Record<string, string | number> }>;
 }
 
-// Four traces, oldest first, seven spans in all.
+// Five traces, oldest first, eleven spans in all.
 const TRACES: Crafted[] = [
   {
     id: hex(0xe1),
@@ -54,6 +55,18 @@ const TRACES: Crafted[] = [
     ],
   },
   { id: hex(0xe4), env: 'dev', spans: [{ name: 'solo', ms: 40, attrs: { 'input.value': ESCAPED_INPUT, 'output.value': PLAIN_OUTPUT } }] },
+  {
+    // An HTTP root without text over an agent: the trace's texts are the agent's. Its model
+    // calls name one model twice (undated, dated) and cost 0.1 + 0.2 = 0.30000000000000004.
+    id: hex(0xe5),
+    env: 'dev',
+    spans: [
+      { name: 'POST /chat', ms: 1000, attrs: { 'http.request.method': 'POST', 'http.response.status_code': 200 } },
+      { name: 'support agent', ms: 900, attrs: { 'openinference.span.kind': 'AGENT', 'input.value': 'Where is my order?', 'output.value': 'It ships tomorrow.' } },
+      { name: 'chat', ms: 300, attrs: { 'openinference.span.kind': 'LLM', 'llm.model_name': 'gpt-4o', 'llm.cost.total': '0.1', 'output.value': 'draft' } },
+      { name: 'chat', ms: 300, attrs: { 'openinference.span.kind': 'LLM', 'llm.model_name': 'gpt-4o-2024-08-06', 'llm.cost.total': '0.2' } },
+    ],
+  },
 ];
 const SPAN_COUNT = TRACES.reduce((n, t) => n + t.spans.length, 0);
 
@@ -232,6 +245,33 @@ describe('GET /traces/export', () => {
     // Written as JSON.stringify writes them (only what JSON requires is escaped), but for
     // U+2028, which the engine escapes too.
     expect(text.split('\n')[3]).toContain(`"input":${JSON.stringify(ESCAPED_INPUT).replace('\u2028', '\\u2028')},"output":${JSON.stringify(PLAIN_OUTPUT)}}`);
+  });
+
+  it("writes a trace whose root has no text with its agent's texts, one entry per model, and its cost rounded, byte for byte as the API answers it", async () => {
+    const [api] = await apiTraces(`query=${encodeURIComponent('name = "POST /chat"')}`);
+    expect(api).toMatchObject({ input: 'Where is my order?', output: 'It ships tomorrow.', models: ['gpt-4o-2024-08-06'], cost: 0.3 });
+    const lines = (await (await get('/api/v1/traces/export?format=jsonl')).text()).split('\n');
+    expect(lines[4]).toBe(JSON.stringify(pick(api!, TRACE_COLUMNS)));
+    expect(lines[4]).toContain('"cost":0.3,');
+    const csvLines = (await (await get('/api/v1/traces/export')).text()).split('\r\n');
+    const cell = (value: unknown) =>
+      typeof value === 'number' ? String(value) : value === null ? '""' : `"${expectedCell(value).replaceAll('"', '""')}"`;
+    expect(csvLines[5]).toBe(TRACE_COLUMNS.map((c) => cell(api![c])).join(','));
+    expect(csvLines[5]).toContain(',0.3,');
+  });
+
+  it('rounds costs in the engine exactly as roundCost does for the API', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const values = [0.1 + 0.2, 2.5e-10, 3.5e-10, 1.5e-10, 0.0035 + 0.0011, 1e-7, 123.456789012345, 0];
+    for (let i = 0; i < 2000; i++) values.push(random() * 10 ** Math.floor(random() * 8 - 6));
+    const result = await svc.service.storage.client.query({
+      query: 'SELECT arrayMap(x -> toString(round(x, 10)), {values:Array(Float64)}) AS rounded',
+      query_params: { values },
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ rounded: string[] }>();
+    expect(row!.rounded).toEqual(values.map((v) => String(roundCost(v))));
   });
 
   it('applies the trace filter', async () => {

@@ -248,3 +248,50 @@ describe('list rows carry text previews', () => {
     expect([detail.flags, detail.flagDetails]).toEqual([null, null]);
   });
 });
+
+describe('texts of a trace whose root has none', () => {
+  it("are its agent's, in list previews, the trace, search and the query language", async () => {
+    const traceId = 'b2'.repeat(16);
+    const question = `my parcel is lost ${'ü'.repeat(1200)}`;
+    const nowMs = Date.now();
+    const span = (n: number, name: string, fromMs: number, toMs: number, attrs: Record<string, string>) => ({
+      traceId,
+      spanId: n.toString(16).padStart(16, '0'),
+      ...(n > 1 ? { parentSpanId: '0000000000000001' } : {}),
+      name,
+      kind: n === 1 ? 2 : 1,
+      startTimeUnixNano: `${nowMs + fromMs}000000`,
+      endTimeUnixNano: `${nowMs + toMs}000000`,
+      attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const res = await svc.api('/api/v1/traces/otlp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  span(1, 'POST /help', 0, 50, { 'http.request.method': 'POST', 'http.route': '/help' }),
+                  span(2, 'helper', 1, 40, { 'openinference.span.kind': 'AGENT', 'input.value': question, 'output.value': 'we resend it' }),
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const listed = await eventually(async () => {
+      const body = await readJson<Page<TraceListItem>>(await svc.api('/api/v1/traces?search=PARCEL&limit=5'));
+      return body.data.find((t) => t.traceId === traceId);
+    });
+    expect([listed?.name, listed?.input, listed?.output]).toEqual(['POST /help', question.slice(0, 1000), 'we resend it']);
+    const detail = await readJson<TraceDetail>(await svc.api(`/api/v1/traces/${traceId}`));
+    expect([detail.input, detail.output]).toEqual([question, 'we resend it']);
+    for (const query of ['input contains "parcel is lost"', 'output = "we resend it"']) {
+      expect(await ids(`query=${encodeURIComponent(query)}`), query).toEqual([traceId]);
+    }
+  });
+});

@@ -9,6 +9,12 @@ type Attrs = Record<string, string | number>;
 interface CraftedSpan {
   name: string;
   attrs?: Attrs;
+  /** The parent's span number (1 is the root); the root when absent. */
+  parent?: number;
+  /** OTLP status code; ok when absent. */
+  status?: number;
+  /** OTLP span kind (2: server); internal when absent. */
+  kind?: number;
 }
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
@@ -18,6 +24,13 @@ const EMPTY = hex(0xe1);
 const EXPENSIVE = hex(0xc1);
 const CLEAN = hex(0xa1);
 const NORMAL = Array.from({ length: 25 }, (_, i) => hex(0x100 + i));
+// empty_output as the instrumentations' shapes need it: a failed HTTP root, an agent that
+// called a tool, an OpenInference AGENT span whose model call answered (no flag on any), and
+// an agent that did nothing (flagged).
+const FAILED_ROOT = hex(0xe2);
+const AGENT_TOOLS = hex(0xe3);
+const AGENT_MODEL = hex(0xe4);
+const EMPTY_AGENT = hex(0xe5);
 
 const tool = (name: string, args: string): CraftedSpan => ({
   name: `execute_tool ${name}`,
@@ -34,6 +47,13 @@ const chat = (inputTokens: number, outputTokens: number, output?: string): Craft
   },
 });
 const ANSWER = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'done' }] }]);
+const httpRoot = (code: number): CraftedSpan => ({
+  name: 'POST /api/chat',
+  kind: 2,
+  status: code >= 500 ? 2 : 0,
+  attrs: { 'http.request.method': 'POST', 'http.route': '/api/chat', 'http.response.status_code': code },
+});
+const invokeAgent: CraftedSpan = { name: 'invoke_agent planner', attrs: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'planner' } };
 
 /** Spans of a trace: the first is the root, the others its children, one millisecond apart. */
 function resourceSpans(traceId: string, spans: CraftedSpan[], base: number, firstSpan = 1) {
@@ -47,11 +67,12 @@ function resourceSpans(traceId: string, spans: CraftedSpan[], base: number, firs
           return {
             traceId,
             spanId: n.toString(16).padStart(16, '0'),
-            parentSpanId: n === 1 ? '' : '0000000000000001',
+            parentSpanId: n === 1 ? '' : (s.parent ?? 1).toString(16).padStart(16, '0'),
             name: s.name,
+            ...(s.kind !== undefined ? { kind: s.kind } : {}),
             startTimeUnixNano: String(base + n * 1e6),
             endTimeUnixNano: String(base + n * 1e6 + 5e5),
-            status: { code: 1 },
+            status: { code: s.status ?? 1 },
             attributes: Object.entries(s.attrs ?? {}).map(([key, v]) => ({ key, value: value(v) })),
           };
         }),
@@ -95,11 +116,22 @@ beforeAll(async () => {
     resourceSpans(EMPTY, [{ name: 'agent run' }, chat(1200, 0)], base + 2e9),
     resourceSpans(EXPENSIVE, [chat(1_000_000, 50_000, ANSWER)], base + 3e9),
     resourceSpans(CLEAN, [{ name: 'agent run' }, tool('lookup', '{"id":1}'), tool('search', '{"q":"x"}')], base + 4e9),
+    resourceSpans(FAILED_ROOT, [httpRoot(500), chat(1200, 0)], base + 5e9),
+    resourceSpans(AGENT_TOOLS, [httpRoot(200), invokeAgent, { ...tool('lookup', '{"id":2}'), parent: 2 }], base + 6e9),
+    resourceSpans(
+      AGENT_MODEL,
+      [
+        { name: 'Support agent', attrs: { 'openinference.span.kind': 'AGENT' } },
+        { name: 'response', attrs: { 'openinference.span.kind': 'LLM', 'llm.model_name': 'gpt-4o', 'output.value': 'It ships tomorrow.' } },
+      ],
+      base + 7e9,
+    ),
+    resourceSpans(EMPTY_AGENT, [httpRoot(200), invokeAgent], base + 8e9),
     // Costs between $0.0035 and $0.0047 (gpt-4o: $2.50 / 1M in, $10 / 1M out).
     ...NORMAL.map((id, i) => resourceSpans(id, [chat(1000 + i * 20, 100, ANSWER)], base + (10 + i) * 1e9)),
   ];
   await post({ resourceSpans: traces });
-  await eventually(async () => ((await ids('')).length === 5 + NORMAL.length ? true : undefined));
+  await eventually(async () => ((await ids('')).length === 9 + NORMAL.length ? true : undefined));
 });
 afterAll(async () => {
   await svc?.stop();
@@ -109,21 +141,23 @@ describe('trace flags', () => {
   it('flags each crafted trace once it goes quiet', async () => {
     await expectFlagged('flag=duplicate_tools', [DUPLICATE]);
     await expectFlagged('flag=loop', [LOOP]);
-    await expectFlagged('flag=empty_output', [EMPTY]);
+    await expectFlagged('flag=empty_output', [EMPTY, EMPTY_AGENT]);
     await expectFlagged('flag=cost_outlier', [EXPENSIVE]);
   });
 
   it('leaves the clean and normal traces unflagged, and explains each flag', async () => {
     // Every trace has a flags row once the pass got to it.
     await eventually(async () => ((await getTraceFlags(svc.service.storage, 'default', CLEAN)) ? true : undefined));
-    for (const id of [CLEAN, ...NORMAL]) {
+    for (const id of [CLEAN, FAILED_ROOT, AGENT_TOOLS, AGENT_MODEL, ...NORMAL]) {
       expect((await getTraceFlags(svc.service.storage, 'default', id))?.flags, id).toEqual([]);
     }
     const loop = await getTraceFlags(svc.service.storage, 'default', LOOP);
     expect(loop).toEqual({ flags: ['loop'], details: { loop: 'tool:search → tool:read repeated 4 times from step 1' } });
     const duplicate = await getTraceFlags(svc.service.storage, 'default', DUPLICATE);
     expect(duplicate?.details.duplicate_tools).toBe('lookup called 2 times with arguments {"deep":true,"id":1}');
-    // flag_rate (the measure monitors and timeseries share): 4 flagged of 30 traces.
+    const emptyAgent = await getTraceFlags(svc.service.storage, 'default', EMPTY_AGENT);
+    expect(emptyAgent).toEqual({ flags: ['empty_output'], details: { empty_output: 'agent span "invoke_agent planner" finished with no output' } });
+    // flag_rate (the measure monitors and timeseries share): 5 flagged of 34 traces.
     await eventually(async () => {
       const res = await svc.api('/api/v1/trace-monitors/preview', {
         method: 'POST',
@@ -131,8 +165,8 @@ describe('trace flags', () => {
         body: JSON.stringify({ measure: 'flag_rate', windowSeconds: 3600, intervalSeconds: 60, condition: { operator: 'above', threshold: 0.5 } }),
       });
       const body = (await res.json()) as { value: number; state: string };
-      return Math.abs(body.value - 4 / 30) < 1e-9 && body.state === 'ok' ? true : undefined;
-    }, 20_000, 'flag_rate 4/30');
+      return Math.abs(body.value - 5 / 34) < 1e-9 && body.state === 'ok' ? true : undefined;
+    }, 20_000, 'flag_rate 5/34');
     const expensive = await getTraceFlags(svc.service.storage, 'default', EXPENSIVE);
     expect(expensive?.details.cost_outlier).toMatch(/^cost 3 above 0\.00\d+ \(median 0\.00\d+ \+ 5 × MAD 0\.000\d+\)$/);
   });

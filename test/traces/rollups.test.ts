@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSupersededRollups, exactRollupHours, rollUpHour } from '@aos/storage';
-import { readJson, type Page, type TimeseriesBody, type TraceRecord, type TraceSummary } from '../support/api-types.ts';
+import { dropSupersededRollups, exactRollupHours, loadMigrations, rollUpHour } from '@aos/storage';
+import { readJson, type Page, type TimeseriesBody, type TraceDetail, type TraceRecord, type TraceSummary } from '../support/api-types.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
 // Traces in hours of two past days, rolled up as soon as their hours are quiet (TRACE_ROLLUP_QUIET_MS=0).
@@ -259,6 +259,63 @@ describe('trace rollups', () => {
     const [row] = await result.json<{ versions: string }>();
     expect(Number(row?.versions)).toBeGreaterThan(0);
     expect(Number(row?.versions)).toBeLessThanOrEqual(2);
+  });
+
+  it("keeps a trace's texts from its agent when its root has none, and its models one per model, as the trace itself reads", async () => {
+    const hour = DAY_B + 18 * HOUR;
+    const id = 'd5'.repeat(16);
+    const ns = (ms: number) => String((hour + 60_000 + ms) * 1_000_000);
+    const span = (n: number, name: string, fromMs: number, toMs: number, attributes: unknown[]) => ({
+      traceId: id,
+      spanId: n.toString(16).padStart(16, '0'),
+      ...(n > 1 ? { parentSpanId: '0000000000000001' } : {}),
+      name,
+      startTimeUnixNano: ns(fromMs),
+      endTimeUnixNano: ns(toMs),
+      attributes,
+    });
+    await send([
+      span(1, 'POST /chat', 0, 1000, [str('http.request.method', 'POST')]),
+      span(2, 'support agent', 10, 900, [str('openinference.span.kind', 'AGENT'), str('input.value', 'where is order 42?'), str('output.value', 'order 42 ships tomorrow')]),
+      span(3, 'chat', 20, 300, [str('openinference.span.kind', 'LLM'), str('llm.model_name', 'gpt-4o'), str('output.value', 'draft')]),
+      span(4, 'chat', 30, 400, [str('openinference.span.kind', 'LLM'), str('llm.model_name', 'gpt-4o-2024-08-06')]),
+    ]);
+    await eventually(async () => ((await rolledUpVersions()).has(hour) ? true : undefined));
+    const detail = await readJson<TraceDetail>(await svc.api(`/api/v1/traces/${id}`));
+    expect([detail.input, detail.output, detail.models]).toEqual(['where is order 42?', 'order 42 ships tomorrow', ['gpt-4o-2024-08-06']]);
+    // The rollup row itself, then what reads it: exports, conditions on the texts, groups by model.
+    const stored = await svc.service.storage.client.query({
+      query: `SELECT trace_input, trace_output, trace_models FROM trace_rollups WHERE project_id = 'default' AND trace_id = {id:String} AND version = {version:UInt64}`,
+      query_params: { id, version: (await rolledUpVersions()).get(hour) },
+      format: 'JSONEachRow',
+    });
+    expect(await stored.json()).toEqual([{ trace_input: detail.input, trace_output: detail.output, trace_models: detail.models }]);
+    const window = `startTime=${new Date(hour).toISOString()}&endTime=${new Date(hour + HOUR).toISOString()}`;
+    const line = (await (await svc.api(`/api/v1/traces/export?format=jsonl&${window}`)).text()).trim();
+    expect(JSON.parse(line)).toMatchObject({ traceId: id, input: detail.input, output: detail.output, models: detail.models });
+    const matching = async (query: string) =>
+      (await readJson<TraceSummary>(await svc.api(`/api/v1/traces/summary?${window}&query=${encodeURIComponent(query)}`))).traceCount;
+    expect(await Promise.all(['input contains "order 42"', 'output contains "ships"', 'model = "gpt-4o"', 'model = "gpt-4o-2024-08-06"'].map(matching))).toEqual([1, 1, 0, 1]);
+    const series = await readJson<TimeseriesBody>(await svc.api(`/api/v1/traces/timeseries?${window}&measure=trace_count&interval=1h&groupBy=model`));
+    expect(series.series.map((s) => s.group)).toEqual(['gpt-4o-2024-08-06']);
+  });
+
+  it('rolls every hour up again after the upgrade that forgets them (migration 0014), to the same answers', async () => {
+    const hours = [...new Set(TRACES.map((t) => hourOf(t.startMs)))];
+    const allRolled = async () => {
+      const versions = await rolledUpVersions();
+      return hours.every((h) => versions.has(h)) ? versions : undefined;
+    };
+    const before = await eventually(allRolled);
+    const answers = async () => Promise.all([summary(), exported('jsonl'), exported('csv')]);
+    const expected = await answers();
+    const [upgrade] = loadMigrations('single').filter((m) => m.name.startsWith('0014_'));
+    for (const statement of upgrade!.statements) await svc.service.storage.client.command({ query: statement });
+    await eventually(async () => {
+      const versions = await allRolled();
+      return versions && hours.every((h) => versions.get(h) !== before.get(h)) ? true : undefined;
+    });
+    expect(await answers()).toEqual(expected);
   });
 
   it('exports a rolled-up hour in start order, though its ids sort the other way', async () => {

@@ -18,17 +18,26 @@ interface TraceSpec {
   start: number;
   end: number;
   llm?: { input: number; output: number };
+  /** An agent span below a root without text: the trace's texts are the agent's. */
+  agent?: { input: string; output: string };
   error?: boolean;
 }
 
 // Session B ends last (20 s), then A (13 s), then C (4 s); T5 has no session.
-const T1: TraceSpec = { traceId: 'a1'.repeat(16), session: 'sess-a', user: 'alice', start: 0, end: 2, llm: { input: 1000, output: 200 } };
+const T1: TraceSpec = {
+  traceId: 'a1'.repeat(16),
+  session: 'sess-a',
+  user: 'alice',
+  start: 0,
+  end: 2,
+  llm: { input: 1000, output: 200 },
+  agent: { input: 'where is my parcel?', output: 'it arrives today' },
+};
 const T2: TraceSpec = { traceId: 'a2'.repeat(16), session: 'sess-a', user: 'bob', start: 10, end: 13, llm: { input: 500, output: 100 }, error: true };
 const T3: TraceSpec = { traceId: 'b3'.repeat(16), session: 'sess-b', user: 'alice', start: 5, end: 20, llm: { input: 2000, output: 400 } };
 const T4: TraceSpec = { traceId: 'c4'.repeat(16), session: 'sess-c', start: 1, end: 4 };
 const T5: TraceSpec = { traceId: 'd5'.repeat(16), start: 2, end: 3, llm: { input: 10, output: 10 } };
 
-const gpt4oCost = (input: number, output: number) => input * 2.5e-6 + output * 10e-6;
 const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
 function spansOf(t: TraceSpec) {
@@ -56,7 +65,16 @@ function spansOf(t: TraceSpec) {
       { key: 'gen_ai.usage.output_tokens', value: { intValue: String(t.llm.output) } },
     ],
   };
-  return llm ? [root, llm] : [root];
+  const agent = t.agent && {
+    traceId: t.traceId,
+    spanId: `${t.traceId.slice(0, 2)}00000000000003`,
+    parentSpanId: root.spanId,
+    name: 'support agent',
+    startTimeUnixNano: String(at(t.start) + SEC / 4n),
+    endTimeUnixNano: String(at(t.start) + (SEC * 3n) / 2n),
+    attributes: [str('openinference.span.kind', 'AGENT'), str('input.value', t.agent.input), str('output.value', t.agent.output)],
+  };
+  return [root, ...(llm ? [llm] : []), ...(agent ? [agent] : [])];
 }
 
 async function ingest(traces: TraceSpec[], key = svc.key) {
@@ -128,7 +146,8 @@ const expected = {
     users: [],
   },
 };
-const expectedCost = { 'sess-b': gpt4oCost(2000, 400), 'sess-a': gpt4oCost(1500, 300), 'sess-c': 0 };
+// gpt-4o: $2.50 / 1M in, $10 / 1M out; answered rounded to 1e-10 USD, so exactly these.
+const expectedCost = { 'sess-b': 0.009, 'sess-a': 0.00675, 'sess-c': 0 };
 
 describe('GET /traces/sessions', () => {
   it('lists sessions newest last activity first with their figures', async () => {
@@ -139,7 +158,7 @@ describe('GET /traces/sessions', () => {
       const id = session.sessionId as keyof typeof expected;
       const { cost, ...rest } = session;
       expect(rest).toEqual({ projectId: 'default', ...expected[id] });
-      expect(cost).toBeCloseTo(expectedCost[id], 12);
+      expect(cost).toBe(expectedCost[id]);
     }
   });
 
@@ -208,11 +227,13 @@ describe('GET /traces/sessions/:sessionId', () => {
     const session = await getJson('/sess-a');
     const { cost, traces, scores, ...figures } = session;
     expect(figures).toEqual({ projectId: 'default', ...expected['sess-a'], tracesTruncated: false, scoresTruncated: false });
-    expect(cost).toBeCloseTo(expectedCost['sess-a'], 12);
-    expect(traces.map((t: any) => [t.traceId, t.startTime, t.status, t.userId, t.totalTokens])).toEqual([
-      [T1.traceId, iso(at(0)), 'unset', 'alice', 1200],
-      [T2.traceId, iso(at(10)), 'error', 'bob', 600],
+    expect(cost).toBe(expectedCost['sess-a']);
+    expect(traces.map((t: any) => [t.traceId, t.startTime, t.status, t.userId, t.totalTokens, t.cost])).toEqual([
+      [T1.traceId, iso(at(0)), 'unset', 'alice', 1200, 0.0045],
+      [T2.traceId, iso(at(10)), 'error', 'bob', 600, 0.00225],
     ]);
+    // The root has no text: the trace's texts are its agent's.
+    expect([traces[0].input, traces[0].output]).toEqual(['where is my parcel?', 'it arrives today']);
     // Only scores on the session itself, not on its traces.
     expect(scores.map((s: any) => [s.name, s.value, s.sessionId, s.comment])).toEqual([['csat', 4, 'sess-a', 'fine']]);
   });

@@ -134,8 +134,8 @@ describe('GET /traces/summary', () => {
       window: { startTime: new Date(BASE_MS - 60_000).toISOString(), endTime: new Date(BASE_MS + 60_000).toISOString() },
     });
     expect(body.errorRate).toBeCloseTo(EXPECTED.errorRate, 10);
-    expect(body.cost.total).toBeCloseTo(EXPECTED.costTotal, 12);
-    expect(body.cost.mean).toBeCloseTo(EXPECTED.costMean, 12);
+    expect(body.cost.total).toBe(EXPECTED.costTotal); // rounded to 1e-10 USD: exact
+    expect(body.cost.mean).toBe(EXPECTED.costMean);
     // No masking policy here: nothing was masked.
     expect(body.maskedSpanCount).toBe(0);
     expect(body.maskedRuleCounts).toEqual({});
@@ -167,7 +167,7 @@ describe('GET /traces/summary', () => {
     // Traces 1 and 3: 100 ms and 300 ms, two spans each, trace 3 failed, only trace 1 used tokens.
     expect(body).toMatchObject({ traceCount: 2, spanCount: 4, errorCount: 1, errorRate: 0.5, sessionCount: 2, userCount: 2 });
     expect(body.tokens).toEqual({ input: 1000, output: 200, total: 1200, cachedInput: 0, reasoning: 0 });
-    expect(body.cost.total).toBeCloseTo(0.0045, 12);
+    expect(body.cost.total).toBe(0.0045);
     expect(body.latencyMs.p99).toBeLessThanOrEqual(300);
   });
 

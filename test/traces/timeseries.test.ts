@@ -70,7 +70,7 @@ describe('GET /traces/timeseries', () => {
     expect(values(await series('measure=tokens_total'))).toEqual([3300, 0, 0]);
     const cost = values(await series('measure=cost_total'));
     // gpt-4o: (3000 * 2.5 + 300 * 10) / 1e6 in the first hour.
-    expect(cost[0]).toBeCloseTo(0.0105, 10);
+    expect(cost[0]).toBe(0.0105); // rounded to 1e-10 USD: exact
     expect(cost.slice(1)).toEqual([0, 0]);
     const p50 = values(await series('measure=latency_p50'));
     expect(p50[0]).toBeCloseTo(200, 0); // median of 100 and 300

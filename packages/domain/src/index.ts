@@ -12,6 +12,8 @@ export {
 } from './span-row.ts';
 export { loadPriceTable, findModelPrice, type PriceTable, type PriceMatch } from './prices.ts';
 export type { ModelPrice } from './model-prices.ts';
+export { SNAPSHOT_SUFFIX_RUN, distinctModels } from './model-name.ts';
+export { COST_DECIMALS, roundCost, roundCostOrNull } from './cost-rounding.ts';
 export {
   DIMENSION_KEY_PATTERN,
   MAX_DIMENSION_VALUE_CHARS,

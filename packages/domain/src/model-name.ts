@@ -25,6 +25,41 @@ const SNAPSHOT_SUFFIXES = [
   /-(?:latest|preview|exp)$/,
 ];
 
+/**
+ * A run of one or more snapshot suffixes making up a whole text (`-2024-08-06`,
+ * `-20241022-v2:0`), as a regular expression both JavaScript and ClickHouse (RE2) read.
+ */
+export const SNAPSHOT_SUFFIX_RUN = `^(?:${SNAPSHOT_SUFFIXES.map((suffix) => suffix.source.replace(/\$$/, '')).join('|')})+$`;
+const SNAPSHOT_SUFFIX_RUN_RE = new RegExp(SNAPSHOT_SUFFIX_RUN);
+
+/** Lower-cases ASCII letters only, as ClickHouse's lower() does (models are compared the same on both sides). */
+const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
+/**
+ * Whether `general` names the model `specific` names, less precisely: `specific` is
+ * `general` (ignoring ASCII case) followed by snapshot suffixes only. `gpt-4o` for
+ * `gpt-4o-2024-08-06`, `claude-3-5-sonnet-20241022` for `claude-3-5-sonnet-20241022-v2:0`;
+ * never `gpt-4o` for `gpt-4o-mini`, nor across provider prefixes (`openai/gpt-4o` and
+ * `azure/gpt-4o` are deployments of their own, priced apart).
+ */
+export function isLessSpecificModelName(general: string, specific: string): boolean {
+  const g = asciiLower(general);
+  const s = asciiLower(specific);
+  return s !== g && s.startsWith(g) && SNAPSHOT_SUFFIX_RUN_RE.test(s.slice(g.length));
+}
+
+/**
+ * One entry per model: the names of `models` that no other of them names more precisely,
+ * in the given order. A trace whose wrapper span reports `gpt-4o` and whose model call
+ * reports the snapshot that served it, `gpt-4o-2024-08-06`, used one model, and the
+ * snapshot says which. Two snapshots of one model (`gpt-4o-2024-05-13`, `gpt-4o-2024-08-06`)
+ * stay two entries: each says what served some call. traces/aggregate.ts in storage
+ * applies the same rule in SQL (DISTINCT_MODELS_SQL).
+ */
+export function distinctModels(models: readonly string[]): string[] {
+  return models.filter((m) => !models.some((other) => isLessSpecificModelName(m, other)));
+}
+
 export function stripProviderPrefix(name: string): string {
   const slash = name.lastIndexOf('/');
   const lastSegment = slash >= 0 ? name.slice(slash + 1) : name;

@@ -9,9 +9,9 @@
  * - cost_outlier: the trace costs more than median + k·MAD of the project's recent trace
  *   costs; only judged when the project has enough recent traces (`costOutlierMinTraces`)
  *   and the trace cost anything.
- * - empty_output: an llm or agent span that did not fail ended with no output (and, for a
- *   model call, no output tokens either: an instrumentation that does not capture content
- *   still reports the tokens), or the trace's root is an llm/agent span with no output.
+ * - empty_output: an llm or agent span produced nothing (emptyOutput below). Never on a
+ *   trace whose root failed, nor for a span that failed or runs inside one that failed:
+ *   the error is what happened, and the missing output only its consequence.
  *
  * The rules are pure so the writer can recompute them whenever late spans arrive.
  */
@@ -42,6 +42,7 @@ export const DEFAULT_TRACE_FLAG_RULES: TraceFlagRules = {
 
 /** What the rules need of a span. */
 export interface TraceStep {
+  spanId: string;
   name: string;
   parentSpanId: string;
   spanType: string;
@@ -189,22 +190,76 @@ export function isEmptyOutput(output: string): boolean {
   return EMPTY_TEXTS.has(output.trim());
 }
 
-/** No output recorded, and for a model call no output tokens either (content capture may be off). */
-function producedNothing(s: TraceStep): boolean {
-  return isEmptyOutput(s.output) && (s.spanType !== 'llm' || s.outputTokens === 0);
-}
-
+/**
+ * empty_output: the llm and agent spans that produced nothing, described. A span produced
+ * something when
+ * - its output text is not empty (a tool call the model asked for is output: the
+ *   conventions write it into the output text), or
+ * - something below it did: a tool was called (a tool span), or an llm or agent span
+ *   answered (output text, or for a model call output tokens). An agent is judged by what
+ *   it and the spans it ran produced, never by the output tokens it reports itself
+ *   (wrappers report their model calls' sum; OpenInference AGENT spans and agent SDKs often
+ *   record neither output nor tokens on the agent span, and content capture may be off), or
+ * - it is a model call that reports output tokens (content capture may be off).
+ * Spans that failed, or run inside a span that failed, are not judged, and a trace whose
+ * root failed has no empty_output at all.
+ */
 function emptyOutput(ordered: readonly TraceStep[]): string | undefined {
   const root = ordered.find((s) => s.parentSpanId === '');
-  if (root && OUTPUT_KINDS.has(root.spanType) && producedNothing(root)) {
-    return `the root ${root.spanType} span "${clip(root.name, 100)}" has no output`;
-  }
-  const empty = ordered.filter(
-(s) => OUTPUT_KINDS.has(s.spanType) && s.status !== 'error' && producedNothing(s));
+  if (root?.status === 'error') return undefined;
+  const byId = new Map(ordered.map((s) => [s.spanId, s]));
+  const parentOf = (s: TraceStep) => (s.parentSpanId === '' ? undefined : byId.get(s.parentSpanId));
+  const producedBelow = spansWithOutputBelow(ordered, parentOf);
+  const inFailure = spansInFailure(ordered, parentOf);
+  const producedNothing = (s: TraceStep) =>
+    isEmptyOutput(s.output) && !producedBelow.has(s) && !(s.spanType === 'llm' && s.outputTokens > 0);
+  const empty = ordered.filter((s) => OUTPUT_KINDS.has(s.spanType) && !inFailure.has(s) && producedNothing(s));
+  if (root && empty.includes(root)) return `the root ${root.spanType} span "${clip(root.name, 100)}" has no output`;
   const first = empty[0];
   if (!first) return undefined;
   const more = empty.length > 1 ? ` (and ${empty.length - 1} more)` : '';
   return `${first.spanType} span "${clip(first.name, 100)}" finished with no output${more}`;
+}
+
+/** Evidence that a span's run produced something: a tool call, or an answer of an llm or agent span. */
+function isOutputEvidence(s: TraceStep): boolean {
+  return isToolSpan(s) || (OUTPUT_KINDS.has(s.spanType) && !isEmptyOutput(s.output)) || (s.spanType === 'llm' && s.outputTokens > 0);
+}
+
+/** The spans with output evidence among the spans below them (each ancestor walked once). */
+function spansWithOutputBelow(spans: readonly TraceStep[], parentOf: (s: TraceStep) => TraceStep | undefined): Set<TraceStep> {
+  const marked = new Set<TraceStep>();
+  for (const s of spans) {
+    if (!isOutputEvidence(s)) continue;
+    // An ancestor already marked has its own ancestors marked; this also ends a cycle of parents.
+    for (let up = parentOf(s); up && !marked.has(up); up = parentOf(up)) marked.add(up);
+  }
+  return marked;
+}
+
+/** The spans that failed or have a failed ancestor. */
+function spansInFailure(spans: readonly TraceStep[], parentOf: (s: TraceStep) => TraceStep | undefined): Set<TraceStep> {
+  const known = new Map<TraceStep, boolean>();
+  for (const s of spans) {
+    const chain: TraceStep[] = [];
+    const seen = new Set<TraceStep>();
+    let failed = false;
+    for (let at: TraceStep | undefined = s; at && !seen.has(at); at = parentOf(at)) {
+      const answer = known.get(at);
+      if (answer !== undefined) {
+        failed = answer;
+        break;
+      }
+      seen.add(at);
+      chain.push(at);
+      if (at.status === 'error') {
+        failed = true;
+        break;
+      }
+    }
+    for (const at of chain) known.set(at, failed);
+  }
+  return new Set([...known].filter(([, failed]) => failed).map(([s]) => s));
 }
 
 function clip(text: string, max: number): string {

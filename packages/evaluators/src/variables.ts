@@ -21,8 +21,8 @@ export interface VariableDefinition {
 const TRACE_AND_SPAN: EvaluationTarget[] = ['trace', 'span'];
 
 export const VARIABLES: VariableDefinition[] = [
-  { path: 'trace.input', type: 'string', targets: TRACE_AND_SPAN, description: "The trace's input: its root span's input." },
-  { path: 'trace.output', type: 'string', targets: TRACE_AND_SPAN, description: "The trace's output: its root span's output." },
+  { path: 'trace.input', type: 'string', targets: TRACE_AND_SPAN, description: "The trace's input: its root span's input, or, when the root has none (an HTTP server span), its first agent or LLM input." },
+  { path: 'trace.output', type: 'string', targets: TRACE_AND_SPAN, description: "The trace's output: its root span's output, or, when the root has none, its last agent or LLM output." },
   { path: 'trace.name', type: 'string', targets: TRACE_AND_SPAN, description: "The root span's name." },
   { path: 'trace.status', type: 'string', targets: TRACE_AND_SPAN, description: 'ok, error or unset (error when any span failed).' },
   { path: 'trace.durationMs', type: 'number', targets: TRACE_AND_SPAN, description: 'From the first span start to the last span end.' },

@@ -3,7 +3,7 @@ import type { ExportMinute } from '@aos/storage';
 /** What one slice of an export may hold: the engine materializes a slice's rows at once. */
 export interface SliceBudget {
   maxTraces: number;
-  /** Bytes of root inputs and outputs (the heavy part of a trace row). */
+  /** Bytes of trace inputs and outputs (the heavy part of a trace row). */
   maxTextBytes: number;
 }
 

@@ -1,3 +1,4 @@
+import { roundCost } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { TRACE_COST_SQL } from '../traces/aggregate.ts';
 import { named } from '../sql/query-name.ts';
@@ -36,6 +37,6 @@ export async function findingReach(storage: Storage, projectId: string, evidence
     affectedTraces: Number(row?.traces ?? 0),
     affectedUsers: Number(row?.users ?? 0),
     affectedSessions: Number(row?.sessions ?? 0),
-    affectedCost: Number(row?.cost ?? 0),
+    affectedCost: roundCost(Number(row?.cost ?? 0)),
   };
 }

@@ -1,5 +1,5 @@
 import type { Storage } from '../client.ts';
-import { groupSql, measureByName, type GroupBy, type MeasureName } from '../traces/measures.ts';
+import { groupSql, measureByName, measureValue, type GroupBy, type MeasureName } from '../traces/measures.ts';
 import { measureSource } from '../traces/timeseries.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 import { named } from '../sql/query-name.ts';
@@ -55,7 +55,7 @@ export async function queryMeasureValues(storage: Storage, filter: TraceFilter, 
   });
   const rows = (await result.json<{ grp: string; value: number | string | null; traces: string }>()).map((r) => ({
     group: r.grp,
-    value: r.value === null || Number.isNaN(Number(r.value)) ? null : Number(r.value),
+    value: measureValue(measure, r.value),
     traces: Number(r.traces),
   }));
   if (!request.groupBy && rows.length === 0) return [{ group: '', value: measure.empty, traces: 0 }];

@@ -1,3 +1,4 @@
+import { roundCost } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { listScores, type ScoreRecord } from '../scores/records.ts';
 import { nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
@@ -159,6 +160,7 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
           HAVING count() > 0`,
         query_params: params,
         format: 'JSONEachRow',
+        ...named(storage, 'sessions.detail.figures'),
       })
       .then((r) => r.json<SessionRow>()),
     storage.client
@@ -166,6 +168,7 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
         query: `SELECT * FROM (${sessionTraces}) ORDER BY trace_start, trace_id LIMIT {traceLimit:UInt32}`,
         query_params: params,
         format: 'JSONEachRow',
+        ...named(storage, 'sessions.detail.traces'),
       })
       .then((r) => r.json<TraceAggregateRow>()),
     listScores(storage, projectId, { sessionId }, { limit: MAX_SESSION_SCORES }),
@@ -188,7 +191,7 @@ function sessionRecordFromRow(row: SessionRow): SessionRecord {
     lastActivity: nanosToIso(row.sess_end_ns),
     traceCount: Number(row.sess_trace_count),
     durationMs: row.sess_duration_ms,
-    cost: row.sess_cost,
+    cost: roundCost(row.sess_cost),
     inputTokens: Number(row.sess_input_tokens),
     outputTokens: Number(row.sess_output_tokens),
     totalTokens: Number(row.sess_total_tokens),

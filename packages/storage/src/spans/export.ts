@@ -1,3 +1,4 @@
+import { roundCost } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
@@ -142,7 +143,7 @@ function spanExportRowFromSql(row: SpanExportSqlRow): SpanExportRow {
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
     totalTokens: Number(row.total_tokens),
-    cost: row.cost,
+    cost: roundCost(row.cost),
     toolName: row.tool_name || null,
     sessionId: row.session_id || null,
     userId: row.user_id || null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from './values.ts';
+import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso, sqlStringConstant } from './values.ts';
 
 describe('msToDateTimeParam', () => {
   it('writes decimal seconds with 3 fractional digits', () => {
@@ -46,5 +46,12 @@ describe('nanosToIso', () => {
   it('agrees with Date to the millisecond', () => {
     const iso = nanosToIso('1700000000987654321');
     expect(new Date(iso).toISOString()).toBe(new Date(1_700_000_000_987).toISOString());
+  });
+});
+
+describe('sqlStringConstant', () => {
+  it('quotes a constant, escaping backslashes and quotes', () => {
+    expect(sqlStringConstant('^-\\d{8}$')).toBe("'^-\\\\d{8}$'");
+    expect(sqlStringConstant("it's")).toBe("'it\\'s'");
   });
 });

@@ -32,3 +32,12 @@ export function nanosToIso(nanos: string): string {
   }
   return `${lastSecond.iso}.${padded.slice(-9)}Z`;
 }
+
+/**
+ * A string constant of the code (a regular expression, a fixed label), never a value that
+ * came from outside, as a ClickHouse string literal. Values from requests and rows go in as
+ * bound parameters.
+ */
+export function sqlStringConstant(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}

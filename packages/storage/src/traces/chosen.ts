@@ -2,7 +2,7 @@ import type { Storage } from '../client.ts';
 import { nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
-import { TRACE_FIGURES_SQL, rootValueSql, type TraceAggregateRow } from './aggregate.ts';
+import { TRACE_FIGURES_SQL, traceTextSql, type TraceAggregateRow } from './aggregate.ts';
 import { FIGURE_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_CHOSEN_SQL } from './flags.ts';
 import { traceRecordFromRow, type TraceRecord } from './record.ts';
@@ -30,7 +30,7 @@ const SPANS_FIGURED_HERE = 5_000;
 
 /**
  * The records of traces chosen by a list (their figures, the first `previewChars` characters
- * of their root's input and output, and their flags), read from their spans between the
+ * of their input and output, and their flags), read from their spans between the
  * earliest start and the latest end among them, and before `scanEnd`, the end of the span
  * range the list saw, so the figures are those it chose them by. A map by trace id; a
  * trace whose spans are gone meanwhile is missing. `figuredHereUpTo` moves the line
@@ -85,8 +85,8 @@ export function chosenTraceRecordsSql(
     if (BigInt(t.trace_end_ns) > BigInt(to)) to = t.trace_end_ns;
   }
   // A preview no longer than the stored one is cut from it, never from the whole text.
-  const text = (column: string) =>
-    `leftUTF8(${rootValueSql(previewChars <= STORED_PREVIEW_CHARS ? `${column}_preview` : column)}, {previewChars:UInt32}) AS trace_${column}`;
+  const text = (field: 'input' | 'output') =>
+    `leftUTF8(${traceTextSql(field, previewChars <= STORED_PREVIEW_CHARS ? `${field}_preview` : field)}, {previewChars:UInt32}) AS trace_${field}`;
   // PREWHERE before FINAL holds for key columns (see rows.ts).
   const query = `
       SELECT ${figuredHere ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL},

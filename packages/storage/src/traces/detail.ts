@@ -10,7 +10,7 @@ import { named } from '../sql/query-name.ts';
  * A trace, its spans (in start order) and its flags in one query: finding a trace's rows
  * is most of the cost of a trace lookup, so it is done once, and a query of its own for
  * the flags cost about as much as their reading. The trace's figures are computed from
- * the spans here (figures.ts); only the root's texts are aggregated by the engine.
+ * the spans here (figures.ts); only the trace's texts are aggregated by the engine.
  * Null when the project has no such trace.
  */
 export async function getTraceWithSpans(

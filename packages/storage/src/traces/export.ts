@@ -1,7 +1,9 @@
+import { COST_DECIMALS } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
+import { traceTextSql } from './aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, splitByRollups, traceRowsSql } from './rows.ts';
@@ -26,6 +28,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type ColumnKind = 'text' | 'longText' | 'nullableText' | 'list' | 'count' | 'float' | 'plain';
 
 const isoTime = (column: string) => `concat(replaceOne(toString(${column}), ' ', 'T'), 'Z')`;
+/** A cost as the API answers it: roundCost (@aos/domain) is this rounding, done in JavaScript. */
+const roundedCost = (column: string) => `round(${column}, ${COST_DECIMALS})`;
 
 /** Every column a trace export can have: its SQL over the trace aggregate, and its kind. */
 const TRACE_EXPORT_SQL = {
@@ -42,7 +46,7 @@ const TRACE_EXPORT_SQL = {
   totalTokens: ['trace_total_tokens', 'count'],
   cachedInputTokens: ['trace_cached_input_tokens', 'count'],
   reasoningTokens: ['trace_reasoning_tokens', 'count'],
-  cost: ['trace_cost', 'float'],
+  cost: [roundedCost('trace_cost'), 'float'],
   sessionId: ['trace_session_id', 'nullableText'],
   userId: ['trace_user_id', 'nullableText'],
   environment: ['trace_environment', 'nullableText'],
@@ -169,7 +173,7 @@ export function traceExportSql(
   return { query, params: sql.params };
 }
 
-/** One minute of a window: about how many traces have spans in it, and their roots' text bytes. */
+/** One minute of a window: about how many traces start in it, and their texts' bytes. */
 export interface ExportMinute {
   startMs: number;
   traces: number;
@@ -180,9 +184,8 @@ export interface ExportMinute {
  * The minutes of the filter's window that have traces, in order, with rough sizes: what an
  * export needs to cut its window into slices that each fit in memory. Rolled-up hours
  * (`rollups`, as exactRollupHours gives them) are counted from their one row per trace, by
- * the minute each trace starts; the other hours from their spans, by an approximate
- * distinct count of the traces with spans in each minute. The filter's other conditions
- * are not applied.
+ * the minute each trace starts; the other hours from their spans, by the minute of each
+ * trace's first span among them. The filter's other conditions are not applied.
  */
 export async function traceExportMinutes(
   storage: Storage,
@@ -226,12 +229,18 @@ export function traceExportMinutesSql(
       GROUP BY minute_ms`);
   }
   if (split.live) {
-    // length() of a text reads only its sizes, not the text.
+    // Per trace, by the minute of its first span here: its text is its root's or, when the
+    // root has none, an agent's or LLM span's (traceTextSql), so it is known per trace only.
+    // Lengths read only the texts' sizes, not the texts.
     parts.push(`
-      SELECT toUnixTimestamp(toStartOfMinute(start_time)) * 1000 AS minute_ms, uniq(trace_id) AS traces,
-        sumIf(length(input) + length(output), parent_span_id = '') AS text_bytes
-      FROM spans
-      WHERE project_id = {projectId:String} AND ${split.live}
+      SELECT toUnixTimestamp(toStartOfMinute(first_start)) * 1000 AS minute_ms, count() AS traces, sum(text_bytes_of_trace) AS text_bytes
+      FROM (
+        SELECT min(start_time) AS first_start,
+          ${traceTextSql('input', 'input', 'bytes')} + ${traceTextSql('output', 'output', 'bytes')} AS text_bytes_of_trace
+        FROM spans
+        WHERE project_id = {projectId:String} AND ${split.live}
+        GROUP BY trace_id
+      )
       GROUP BY minute_ms`);
   }
   if (parts.length === 0) return null;

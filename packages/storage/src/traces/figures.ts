@@ -1,3 +1,4 @@
+import { distinctModels, roundCost } from '@aos/domain';
 import { positionalRows } from '../sql/positional-rows.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { SPAN_SUMMARY_COLUMNS, type SpanSummaryRow } from './span-summary.ts';
@@ -96,7 +97,8 @@ const nanosBefore = (a: string, b: string) => (a.length !== b.length ? a.length 
  * (aggregate.ts) computed here for the one trace whose spans the detail view reads
  * anyway. Planning that SQL cost the engine about 7 ms a query, a third of a trace lookup;
  * this takes microseconds for a normal trace. Where the SQL picks any of several values
- * (a session, a user), this picks the earliest span's.
+ * (a session, a user), this picks the earliest span's. The cost is answered rounded, as
+ * traceRecordFromRow answers the engine's.
  */
 export function traceFiguresOfSpans(traceId: string, spans: readonly FigureSpanRow[]): TraceFigures {
   let start = spans[0]?.start_ns ?? '0';
@@ -147,13 +149,13 @@ export function traceFiguresOfSpans(traceId: string, spans: readonly FigureSpanR
     totalTokens: usage.total,
     cachedInputTokens: usage.cached,
     reasoningTokens: usage.reasoning,
-    cost: usage.cost,
+    cost: roundCost(usage.cost),
     sessionId: firstOf.session_id || null,
     userId: firstOf.user_id || null,
     environment: firstOf.environment || null,
     serviceName: firstOf.service_name || null,
     platform: firstOf.platform || null,
-    models: [...modelNames].sort(),
+    models: distinctModels([...modelNames].sort()),
     flaggedSpanCount: flagged,
     maskedSpanCount: masked,
   };

@@ -84,7 +84,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
   const [spanResult, traceResult] = await Promise.all([
     storage.client.query({
       query: `
-        SELECT trace_id, name, parent_span_id, span_type, tool_name,
+        SELECT trace_id, span_id, name, parent_span_id, span_type, tool_name,
           if(span_type = 'tool' OR tool_name != '', tool_arguments, '') AS arguments,
           if(length(output) <= {probe:UInt32}, output, '(long)') AS output_probe,
           output_tokens, status,
@@ -113,6 +113,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
   for (const r of spanRows) {
     const list = byTrace.get(r.trace_id) ?? [];
     list.push({
+      spanId: r.span_id,
       name: r.name,
       parentSpanId: r.parent_span_id,
       spanType: r.span_type,
@@ -135,6 +136,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
 
 interface StepRow {
   trace_id: string;
+  span_id: string;
   name: string;
   parent_span_id: string;
   span_type: string;

@@ -33,7 +33,7 @@ export interface TracePageRequest {
   sortBy: TraceSortField;
   order: 'asc' | 'desc';
   after?: TraceCursor;
-  /** Characters of the root's input and output to show (previews). */
+  /** Characters of the trace's input and output to show (previews). */
   previewChars: number;
 }
 

@@ -4,6 +4,8 @@
  * (aggregate.ts), so every trace filter applies to it. Shared by timeseries and
  * monitors: a measure means the same thing on a chart and in an alert.
  */
+import { roundCost } from '@aos/domain';
+
 export interface Measure {
   name: string;
   unit: 'count' | 'ratio' | 'ms' | 'usd' | 'tokens' | 'score';
@@ -56,6 +58,17 @@ export const MEASURE_NAMES = MEASURES.map((m) => m.name) as [MeasureName, ...Mea
 
 export function measureByName(name: MeasureName): Measure {
   return MEASURES.find((m) => m.name === name)!;
+}
+
+/**
+ * A measure's value as the engine answers it (a number, a 64-bit integer as a string, null
+ * or NaN where there was nothing to average) as the API answers it: a number or null,
+ * costs rounded (roundCost). Timeseries and monitors read values through this alone.
+ */
+export function measureValue(measure: Pick<Measure, 'unit'>, raw: number | string | null): number | null {
+  const value = raw === null ? NaN : Number(raw);
+  if (Number.isNaN(value)) return null;
+  return measure.unit === 'usd' ? roundCost(value) : value;
 }
 
 /** Fields a series can be grouped by: name → SQL over trace rows. */

@@ -1,3 +1,4 @@
+import { roundCost } from '@aos/domain';
 import { nanosToIso } from '../sql/values.ts';
 import type { TraceAggregateRow } from './aggregate.ts';
 
@@ -16,17 +17,21 @@ export interface TraceRecord {
   totalTokens: number;
   cachedInputTokens: number;
   reasoningTokens: number;
+  /** USD, rounded to 1e-10 (roundCost). */
   cost: number;
   sessionId: string | null;
   userId: string | null;
   environment: string | null;
   serviceName: string | null;
   platform: string | null;
+  /** One entry per model (distinctModels: `gpt-4o-2024-08-06`, not also `gpt-4o`). */
   models: string[];
   flaggedSpanCount: number;
   /** Spans changed by the project's masking policy at ingest. */
   maskedSpanCount: number;
+  /** The root span's input, else the first agent or LLM input (traceTextSql). */
   input: string;
+  /** The root span's output, else the last agent or LLM output. */
   output: string;
 }
 
@@ -58,7 +63,7 @@ export function traceRecordFromRow(row: TraceAggregateRow): TraceRecord {
     totalTokens: Number(row.trace_total_tokens),
     cachedInputTokens: Number(row.trace_cached_input_tokens),
     reasoningTokens: Number(row.trace_reasoning_tokens),
-    cost: row.trace_cost,
+    cost: roundCost(row.trace_cost),
     sessionId: row.trace_session_id || null,
     userId: row.trace_user_id || null,
     environment: row.trace_environment || null,

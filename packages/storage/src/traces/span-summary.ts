@@ -1,3 +1,4 @@
+import { roundCost } from '@aos/domain';
 import { nanosToIso } from '../sql/values.ts';
 
 // A span as a trace's tree shows it: the columns read, the row they make, and the shape the
@@ -114,7 +115,7 @@ export function spanSummaryFromRow(row: SpanSummaryRow): SpanSummary {
     totalTokens: Number(row.total_tokens),
     cachedInputTokens: Number(row.cached_input_tokens),
     reasoningTokens: Number(row.reasoning_tokens),
-    cost: row.cost,
+    cost: roundCost(row.cost),
     costSource: row.cost_source || null,
     toolName: row.tool_name || null,
     agentName: row.agent_name || null,

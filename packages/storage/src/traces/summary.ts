@@ -1,4 +1,4 @@
-import { TRACE_FLAGS, type TraceFlag } from '@aos/domain';
+import { TRACE_FLAGS, roundCost, type TraceFlag } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
@@ -91,7 +91,7 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
 /** The statement of summarizeTraces: one row of TraceSummaryRow over the filter's traces, `rollups` read from trace_rollups. */
 export function traceSummarySql(filter: TraceFilter, rollups: readonly RolledUpHour[]): Statement {
   const sql = traceFilterSql(filter);
-  // The root's texts are read only when a condition looks at them.
+  // The trace's texts are read only when a condition looks at them.
   const traces = traceRowsSql(filter, sql, rollups, { texts: conditionsNeedTexts(sql.traceConditions) });
   // `quantiles` samples a reservoir of 8192 values: exact (with interpolation) up to that
   // many traces, bounded memory and mergeable across shards beyond it.
@@ -130,7 +130,7 @@ function traceSummaryFromRow(row: TraceSummaryRow, filter: TraceFilter): TraceSu
     sessionCount: Number(row.summary_sessions),
     userCount: Number(row.summary_users),
     latencyMs: { p50: quantile(0), p90: quantile(1), p95: quantile(2), p99: quantile(3) },
-    cost: { total: row.summary_cost, mean: traceCount > 0 ? row.summary_cost / traceCount : null },
+    cost: { total: roundCost(row.summary_cost), mean: traceCount > 0 ? roundCost(row.summary_cost / traceCount) : null },
     tokens: {
       input: Number(row.summary_input_tokens),
       output: Number(row.summary_output_tokens),

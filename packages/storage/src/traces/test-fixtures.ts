@@ -23,7 +23,7 @@ export const FILTERED: TraceFilter = {
   query: 'duration > 2s and has span(type = "tool")',
 };
 
-/** The window with a query-language condition on the root's input, which only spans hold. */
+/** The window with a query-language condition on the trace's input, which only spans hold. */
 export const ON_ROOT_TEXT: TraceFilter = { ...WINDOW, query: 'input contains "refund"' };
 
 /** Hours 02:00 to 04:00 rolled up: the hours before and after are read from spans (two ranges). */

@@ -1,7 +1,7 @@
 import type { Storage } from '../client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
-import { groupSql, measureByName, type GroupBy, type Measure, type MeasureName } from './measures.ts';
+import { groupSql, measureByName, measureValue, type GroupBy, type Measure, type MeasureName } from './measures.ts';
 import { conditionsNeedTexts, traceColumnsFor } from './aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
@@ -61,7 +61,7 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
   const byGroup = new Map<string, Map<number, number | null>>();
   for (const row of rows) {
     const values = byGroup.get(row.grp) ?? new Map<number, number | null>();
-    values.set(Number(row.bucket), row.value === null || Number.isNaN(Number(row.value)) ? null : Number(row.value));
+    values.set(Number(row.bucket), measureValue(measure, row.value));
     byGroup.set(row.grp, values);
   }
   const groups = topGroups ? [...topGroups, ...(byGroup.has(OTHER_GROUP) ? [OTHER_GROUP] : [])] : [''];

@@ -17,12 +17,12 @@
     anyIf(environment, environment != '') AS trace_environment,
     anyIf(service_name, service_name != '') AS trace_service_name,
     anyIf(platform, platform != '') AS trace_platform,
-    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
     toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns,
-        leftUTF8(if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)), {previewChars:UInt32}) AS trace_input, leftUTF8(if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)), {previewChars:UInt32}) AS trace_output, arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
+        leftUTF8(argMinIf(input, bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))), {previewChars:UInt32}) AS trace_input, leftUTF8(argMaxIf(output, bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))), {previewChars:UInt32}) AS trace_output, arrayMap(f -> f.2, arrayFilter(f -> f.1 = trace_id, (
   SELECT groupArray((trace_id, flags)) FROM trace_flags FINAL
   WHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}))) AS trace_flag_lists
       FROM spans FINAL

@@ -1,4 +1,4 @@
-      SELECT trace_id AS traceId, if(match(trace_name, '^[=+\\-@\t\r\n]'), concat('''', trace_name), trace_name) AS name, concat(replaceOne(toString(trace_start), ' ', 'T'), 'Z') AS startTime, trace_duration_ms AS durationMs, span_count AS spanCount, trace_cost AS cost, if(match(trace_session_id, '^[=+\\-@\t\r\n]'), concat('''', trace_session_id), trace_session_id) AS sessionId, if(match(arrayStringConcat(trace_models, '|'), '^[=+\\-@\t\r\n]'), concat('''', arrayStringConcat(trace_models, '|')), arrayStringConcat(trace_models, '|')) AS models, if(match(trace_input, '^[=+\\-@\t\r\n]'), concat('''', trace_input), trace_input) AS input
+      SELECT trace_id AS traceId, if(match(trace_name, '^[=+\\-@\t\r\n]'), concat('''', trace_name), trace_name) AS name, concat(replaceOne(toString(trace_start), ' ', 'T'), 'Z') AS startTime, trace_duration_ms AS durationMs, span_count AS spanCount, round(trace_cost, 10) AS cost, if(match(trace_session_id, '^[=+\\-@\t\r\n]'), concat('''', trace_session_id), trace_session_id) AS sessionId, if(match(arrayStringConcat(trace_models, '|'), '^[=+\\-@\t\r\n]'), concat('''', arrayStringConcat(trace_models, '|')), arrayStringConcat(trace_models, '|')) AS models, if(match(trace_input, '^[=+\\-@\t\r\n]'), concat('''', trace_input), trace_input) AS input
       FROM (
     SELECT toStartOfHour(trace_start) AS hour, toUInt64(0) AS version, trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules, trace_input, trace_output
     FROM (
@@ -21,12 +21,12 @@
     anyIf(environment, environment != '') AS trace_environment,
     anyIf(service_name, service_name != '') AS trace_service_name,
     anyIf(platform, platform != '') AS trace_platform,
-    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules, 
-    if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)) AS trace_input,
-    if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)) AS trace_output
+    argMinIf(input, bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_input,
+    argMaxIf(output, bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_output
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
       GROUP BY trace_id

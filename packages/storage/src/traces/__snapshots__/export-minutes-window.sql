@@ -1,9 +1,13 @@
       SELECT minute_ms, sum(traces), sum(text_bytes)
       FROM (
-      SELECT toUnixTimestamp(toStartOfMinute(start_time)) * 1000 AS minute_ms, uniq(trace_id) AS traces,
-        sumIf(length(input) + length(output), parent_span_id = '') AS text_bytes
-      FROM spans
-      WHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}))
+      SELECT toUnixTimestamp(toStartOfMinute(first_start)) * 1000 AS minute_ms, count() AS traces, sum(text_bytes_of_trace) AS text_bytes
+      FROM (
+        SELECT min(start_time) AS first_start,
+          argMinIf(length(input), bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) + argMaxIf(length(output), bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS text_bytes_of_trace
+        FROM spans
+        WHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}))
+        GROUP BY trace_id
+      )
       GROUP BY minute_ms)
       GROUP BY minute_ms
       ORDER BY minute_ms

@@ -8,8 +8,8 @@
     max(end_time) AS trace_end,
     dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
     count() AS span_count, 
-    if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)) AS trace_input,
-    if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)) AS trace_output
+    argMinIf(input, bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_input,
+    argMaxIf(output, bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_output
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
       GROUP BY trace_id

@@ -41,12 +41,12 @@
     anyIf(environment, environment != '') AS trace_environment,
     anyIf(service_name, service_name != '') AS trace_service_name,
     anyIf(platform, platform != '') AS trace_platform,
-    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules, 
-    if(countIf(parent_span_id = '') > 0, argMinIf(input, start_time, parent_span_id = ''), argMin(input, start_time)) AS trace_input,
-    if(countIf(parent_span_id = '') > 0, argMinIf(output, start_time, parent_span_id = ''), argMin(output, start_time)) AS trace_output
+    argMinIf(input, bitShiftLeft(toUInt64(parent_span_id != ''), 62) + toUInt64(toUnixTimestamp64Nano(start_time)), notEmpty(input) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_input,
+    argMaxIf(output, bitShiftLeft(toUInt64(parent_span_id = ''), 62) + toUInt64(toUnixTimestamp64Nano(end_time)), notEmpty(output) AND (parent_span_id = '' OR span_type IN ('agent', 'llm'))) AS trace_output
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
       GROUP BY trace_id

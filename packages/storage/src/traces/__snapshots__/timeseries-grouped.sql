@@ -27,7 +27,7 @@
     anyIf(environment, environment != '') AS trace_environment,
     anyIf(service_name, service_name != '') AS trace_service_name,
     anyIf(platform, platform != '') AS trace_platform,
-    arraySort(groupUniqArrayIf(model, model != '')) AS trace_models,
+    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules
