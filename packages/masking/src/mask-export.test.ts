@@ -176,6 +176,10 @@ describe('no raw value covered by an input/output rule reaches a stored column',
     span({ attributes: { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt.messages': EMAIL, 'ai.response.text': EMAIL, 'ai.response.toolCalls': `[{"a":"${EMAIL}"}]` } }),
     span({ attributes: { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.args': EMAIL, 'ai.toolCall.result': EMAIL } }),
     span({ attributes: { 'ai.operationId': 'ai.embed', 'ai.value': EMAIL } }),
+    span({ attributes: { 'openinference.span.kind': 'EMBEDDING', 'embedding.embeddings.0.embedding.text': EMAIL } }),
+    span({ attributes: { 'mastra.span.type': 'agent_run', 'mastra.agent_run.input': `[{"role":"user","content":"${EMAIL}"}]`, 'mastra.agent_run.output': `{"text":"${EMAIL}"}` } }),
+    span({ attributes: { 'mastra.span.type': 'llm_generation', input: `{"messages":[{"role":"user","content":"${EMAIL}"}]}`, output: `{"text":"${EMAIL}"}` } }),
+    span({ attributes: { 'mastra.span.type': 'tool_call', 'gen_ai.tool.input': EMAIL, 'gen_ai.tool.output': EMAIL } }),
     span({
       attributes: { 'gen_ai.operation.name': 'chat' },
       events: [

@@ -20,10 +20,12 @@ const INPUT_KEYS = new Set([
   'ai.toolCall.input',
   'ai.values',
   'ai.value',
+  'gen_ai.tool.input', // Mastra 0.x
+  'input', // Mastra 0.x, every span
 ]);
 // `tool.parameters` is left out: OpenInference uses it for the tool's JSON schema, not
 // for call arguments (those are `input.value` on the TOOL span).
-const INPUT_PREFIXES = ['llm.input_messages.', 'gen_ai.prompt.', 'ai.prompt.'];
+const INPUT_PREFIXES = ['llm.input_messages.', 'gen_ai.prompt.', 'ai.prompt.', 'embedding.embeddings.'];
 
 const OUTPUT_KEYS = new Set([
   'output.value',
@@ -40,6 +42,8 @@ const OUTPUT_KEYS = new Set([
   'ai.result.toolCalls',
   'ai.toolCall.result',
   'ai.toolCall.output',
+  'gen_ai.tool.output', // Mastra 0.x
+  'output',
 ]);
 const OUTPUT_PREFIXES = ['llm.output_messages.', 'gen_ai.completion.'];
 
@@ -48,10 +52,15 @@ function hasPrefix(key: string, prefixes: readonly string[]): boolean {
   return false;
 }
 
+/** Mastra 1.x: `mastra.<span type>.input` / `.output` (agent runs, workflow steps…). */
+function mastraPayload(key: string, suffix: '.input' | '.output'): boolean {
+  return key.startsWith('mastra.') && key.endsWith(suffix);
+}
+
 /** Field bits of a span or event attribute key (0: plain attribute). */
 export function attributeKeyFields(key: string): number {
-  if (INPUT_KEYS.has(key) || hasPrefix(key, INPUT_PREFIXES)) return FIELD_INPUT;
-  if (OUTPUT_KEYS.has(key) || hasPrefix(key, OUTPUT_PREFIXES)) return FIELD_OUTPUT;
+  if (INPUT_KEYS.has(key) || hasPrefix(key, INPUT_PREFIXES) || mastraPayload(key, '.input')) return FIELD_INPUT;
+  if (OUTPUT_KEYS.has(key) || hasPrefix(key, OUTPUT_PREFIXES) || mastraPayload(key, '.output')) return FIELD_OUTPUT;
   return 0;
 }
 
