@@ -20,19 +20,19 @@ export function promoteAttributes(
   columns: Record<PromotedColumn, string>,
 ): Record<string, PromotedColumn> {
   const refs: Record<string, PromotedColumn> = {};
+  // Only columns long enough to be worth a reference can match: usually none or two.
+  const candidates: PromotedColumn[] = [];
+  for (const column of PROMOTED_COLUMNS) if (columns[column].length >= MIN_PROMOTED_LENGTH) candidates.push(column);
+  if (candidates.length === 0) return refs;
   for (const key in attributes) {
     const value = attributes[key]!;
     if (value.length < MIN_PROMOTED_LENGTH) continue;
-    let column: PromotedColumn | undefined;
-    for (const candidate of PROMOTED_COLUMNS) {
-      if (value === columns[candidate]) {
-        column = candidate;
-        break;
-      }
+    for (const column of candidates) {
+      if (value !== columns[column]) continue;
+      refs[key] = column;
+      delete attributes[key];
+      break;
     }
-    if (column === undefined) continue;
-    refs[key] = column;
-    delete attributes[key];
   }
   return refs;
 }

@@ -40,15 +40,41 @@ const OUTPUT_MESSAGES = indexedMessages({ prefix: 'llm.output_messages', message
 const PROVIDER_KEYS = ['llm.provider', 'llm.system'];
 const MODEL_KEYS = ['llm.model_name', 'embedding.model_name'];
 
+/** End of the JSON string token starting at `from` (a quote), or -1. */
+function stringEnd(text: string, from: number): number {
+  if (text.charCodeAt(from) !== 34 /* " */) return -1;
+  for (let i = from + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 34) return i + 1;
+  }
+  return -1;
+}
+
+function skipSpace(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  return i;
+}
+
+/** Whether a text is exactly `{"key": "text"}`, found by scanning: most texts are not, and parsing each costs. */
+function isOneTextField(text: string): boolean {
+  let i = skipSpace(text, 0);
+  if (text[i] !== '{') return false;
+  i = stringEnd(text, skipSpace(text, i + 1));
+  if (i < 0) return false;
+  i = skipSpace(text, i);
+  if (text[i] !== ':') return false;
+  i = stringEnd(text, skipSpace(text, i + 1));
+  return i >= 0 && text[skipSpace(text, i)] === '}' && skipSpace(text, skipSpace(text, i) + 1) === text.length;
+}
+
 /** `{"input": "…"}`-like objects of one text field, as that text; JSON strings unquoted. */
 function readableValue(text: string): string {
-  const parsed = parseJsonText(text);
-  if (typeof parsed === 'string') return parsed;
-  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const values = Object.values(parsed);
-    if (values.length === 1 && typeof values[0] === 'string') return values[0];
-  }
-  return text;
+  if (text.length > 1 && text[0] === '"') return unquoteJson(text);
+  if (!isOneTextField(text)) return text;
+  const parsed = parseJsonText(text) as Record<string, string> | undefined;
+  return parsed === undefined ? text : (Object.values(parsed)[0] ?? text);
 }
 
 function isJson(a: Attributes, mimeKey: string, text: string): boolean {

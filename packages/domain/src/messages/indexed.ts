@@ -24,22 +24,75 @@ export interface IndexedMessages {
   spec: IndexedMessagesSpec;
   /** The index-0 keys, so spans without such lists cost a few lookups and no string building. */
   probes: string[];
+  /** Keys of a message's fields below its index. */
+  fields: { role: string; content: string; toolCallId: string; name: string; finishReason: string };
 }
-
-/** Upper bound so a malformed span cannot make the loop run away. */
-const MAX_ITEMS = 10_000;
 
 export function indexedMessages(spec: IndexedMessagesSpec): IndexedMessages {
   const base = `${spec.prefix}.0${spec.message}`;
   return {
     spec,
     probes: [`${base}.role`, `${base}.content`, `${base}.contents.0.message_content.type`, `${base}.tool_calls.0${spec.toolCall.name}`],
+    fields: {
+      role: `${spec.message}.role`,
+      content: `${spec.message}.content`,
+      toolCallId: `${spec.message}.tool_call_id`,
+      name: `${spec.message}.name`,
+      finishReason: `${spec.message}.finish_reason`,
+    },
   };
 }
 
-function defined(a: Attributes, key: string): AttributeValue | undefined {
-  const value = a[key];
-  return value === undefined || value === null ? undefined : value;
+/** Keys of one indexed item below its index (`.message.role` → value), and its nested lists by index. */
+interface Item {
+  fields: Record<string, AttributeValue>;
+  toolCalls: Map<number, Record<string, AttributeValue>>;
+  contents: Map<number, Record<string, AttributeValue>>;
+}
+
+/** `.12.rest` → [12, '.rest'], or undefined when the text does not start with `.<digits>`. */
+function splitIndex(text: string, from: number): [number, string] | undefined {
+  if (text.charCodeAt(from) !== 46 /* . */) return undefined;
+  let i = from + 1;
+  let index = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    index = index * 10 + (c - 48);
+    i++;
+  }
+  return i === from + 1 || index > 10_000 ? undefined : [index, text.slice(i)];
+}
+
+/** One pass over the span's keys: cheaper than building every candidate key of every index. */
+function collectItems(a: Attributes, spec: IndexedMessagesSpec): Map<number, Item> {
+  const items = new Map<number, Item>();
+  const toolCallsAt = `${spec.message}.tool_calls`;
+  const contentsAt = `${spec.message}.contents`;
+  for (const key in a) {
+    const value = a[key];
+    if (value === undefined || value === null || !key.startsWith(spec.prefix)) continue;
+    const split = splitIndex(key, spec.prefix.length);
+    if (split === undefined) continue;
+    const [index, rest] = split;
+    let item = items.get(index);
+    if (item === undefined) items.set(index, (item = { fields: {}, toolCalls: new Map(), contents: new Map() }));
+    const nested = rest.startsWith(toolCallsAt) ? item.toolCalls : rest.startsWith(contentsAt) ? item.contents : undefined;
+    if (nested === undefined) {
+      item.fields[rest] = value;
+      continue;
+    }
+    const inner = splitIndex(rest, (nested === item.toolCalls ? toolCallsAt : contentsAt).length);
+    if (inner === undefined) continue;
+    let entry = nested.get(inner[0]);
+    if (entry === undefined) nested.set(inner[0], (entry = {}));
+    entry[inner[1]] = value;
+  }
+  return items;
+}
+
+function byIndex<T>(map: Map<number, T>): T[] {
+  return [...map.entries()].sort((x, y) => x[0] - y[0]).map(([, v]) => v);
 }
 
 /** OpenLLMetry writes list content as JSON text (`[{"type":"text","text":…}]`): read it as parts. */
@@ -49,53 +102,36 @@ function contentValue(value: AttributeValue | undefined): unknown {
   return Array.isArray(parsed) ? parsed : value;
 }
 
-function contentParts(a: Attributes, base: string): unknown[] | undefined {
-  const parts: unknown[] = [];
-  for (let j = 0; j < MAX_ITEMS; j++) {
-    const at = `${base}.contents.${j}.message_content`;
-    const type = defined(a, `${at}.type`);
-    const text = defined(a, `${at}.text`);
-    const image = defined(a, `${at}.image.image.url`);
-    if (type === undefined && text === undefined && image === undefined) break;
-    if (image !== undefined) parts.push({ type: 'image_url', image_url: { url: image } });
-    else if (text !== undefined) parts.push({ type: 'text', text });
-  }
-  return parts.length > 0 ? parts : undefined;
-}
-
-function toolCalls(a: Attributes, base: string, spec: IndexedMessagesSpec): unknown[] | undefined {
-  const calls: unknown[] = [];
-  for (let j = 0; j < MAX_ITEMS; j++) {
-    const at = `${base}.tool_calls.${j}`;
-    const name = defined(a, at + spec.toolCall.name);
-    const id = defined(a, at + spec.toolCall.id);
-    const args = defined(a, at + spec.toolCall.arguments);
-    if (name === undefined && id === undefined && args === undefined) break;
-    calls.push({ id, type: 'function', function: { name: name ?? '', arguments: args } });
-  }
-  return calls.length > 0 ? calls : undefined;
+/** OpenInference content parts (`message_content.type|text|image.image.url`) in OpenAI's shape. */
+function contentParts(contents: Map<number, Record<string, AttributeValue>>): unknown[] | undefined {
+  if (contents.size === 0) return undefined;
+  return byIndex(contents).map((c) => {
+    const image = c['.message_content.image.image.url'];
+    return image !== undefined ? { type: 'image_url', image_url: { url: image } } : { type: 'text', text: c['.message_content.text'] ?? '' };
+  });
 }
 
 /** The messages, or undefined when the span has no such list. */
 export function readIndexedMessages(a: Attributes, list: IndexedMessages): ChatMessage[] | undefined {
   if (!list.probes.some((key) => a[key] !== undefined)) return undefined;
-  const { spec } = list;
+  const { spec, fields: keys } = list;
   const messages: ChatMessage[] = [];
-  for (let i = 0; i < MAX_ITEMS; i++) {
-    const base = `${spec.prefix}.${i}${spec.message}`;
-    const role = defined(a, `${base}.role`);
-    const content = contentParts(a, base) ?? contentValue(defined(a, `${base}.content`));
-    const calls = toolCalls(a, base, spec);
-    if (role === undefined && content === undefined && calls === undefined) break;
-    const m = messageOf({
-      role: role ?? spec.defaultRole,
-      content,
-      tool_calls: calls,
-      tool_call_id: defined(a, `${base}.tool_call_id`),
-      name: defined(a, `${base}.name`),
-      finish_reason: defined(a, `${base}.finish_reason`),
+  for (const item of byIndex(collectItems(a, spec))) {
+    const f = item.fields;
+    const calls = byIndex(item.toolCalls).map((c) => ({
+      id: c[spec.toolCall.id],
+      type: 'function',
+      function: { name: c[spec.toolCall.name] ?? '', arguments: c[spec.toolCall.arguments] },
+    }));
+    const message = messageOf({
+      role: f[keys.role] ?? spec.defaultRole,
+      content: contentParts(item.contents) ?? contentValue(f[keys.content]),
+      tool_calls: calls.length > 0 ? calls : undefined,
+      tool_call_id: f[keys.toolCallId],
+      name: f[keys.name],
+      finish_reason: f[keys.finishReason],
     });
-    if (m !== undefined) messages.push(m);
+    if (message !== undefined) messages.push(message);
   }
   return messages.length > 0 ? messages : undefined;
 }

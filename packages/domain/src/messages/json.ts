@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aos/otlp';
 import { conversationOf } from './bodies.ts';
 import { systemPartsOf } from './chat-messages.ts';
 import { message, textPart, type Conversation, type MessagePart } from './model.ts';
-import { sameJson } from './stored.ts';
+import { canonicalMessages, canonicalParts } from './canonical.ts';
 
 /** The parsed value of a text that looks like a JSON object, array or string; undefined otherwise. */
 export function parseJsonText(text: string): unknown {
@@ -49,30 +49,28 @@ export function textConversation(value: AttributeValue | undefined, side: 'input
   return { messages: [message(side === 'input' ? 'user' : 'assistant', [textPart(text)])] };
 }
 
-/** A list read from an attribute, with the attribute's text when that text already is the list exactly. */
+/** A list read from an attribute, with the attribute's text when that text already is the list in the stored shape. */
 export interface ReadList<T> {
   list: T;
   source: string | undefined;
-}
-
-function verbatim(value: AttributeValue, parsed: unknown, list: unknown): string | undefined {
-  return typeof value === 'string' && Array.isArray(parsed) && sameJson(parsed, list) ? value : undefined;
 }
 
 /** A message list attribute (`gen_ai.input.messages`…), in any of the shapes conversationOf reads. */
 export function messageListAttribute(value: AttributeValue | undefined, side: 'input' | 'output'): ReadList<Conversation> | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const parsed = attributeJson(value);
+  const canonical = canonicalMessages(parsed);
+  if (canonical !== undefined) return { list: { messages: canonical }, source: typeof value === 'string' ? value : undefined };
   const conversation = parsed === undefined ? undefined : conversationOf(parsed, side);
-  if (conversation === undefined) return undefined;
-  return { list: conversation, source: verbatim(value, parsed, conversation.messages) };
+  return conversation === undefined ? undefined : { list: conversation, source: undefined };
 }
 
 /** A system instructions attribute: GenAI parts JSON, or plain text (as Mastra sends its agent's instructions). */
 export function systemInstructionsAttribute(value: AttributeValue | undefined): ReadList<MessagePart[]> | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const parsed = attributeJson(value);
+  const canonical = canonicalParts(parsed);
+  if (canonical !== undefined) return { list: canonical, source: typeof value === 'string' ? value : undefined };
   const parts = systemPartsOf(parsed ?? value);
-  if (parts === undefined) return undefined;
-  return { list: parts, source: verbatim(value, parsed, parts) };
+  return parts === undefined ? undefined : { list: parts, source: undefined };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from './model.ts';
-import { sameJson, storedJson } from './stored.ts';
+import { storedJson } from './stored.ts';
 
 const say = (role: ChatMessage['role'], content: string): ChatMessage => ({ role, parts: [{ type: 'text', content }] });
 
@@ -36,14 +36,5 @@ describe('storedJson', () => {
     expect(Buffer.byteLength(stored.text)).toBeLessThanOrEqual(1000);
     const parsed = JSON.parse(stored.text) as ChatMessage[];
     expect(parsed.at(-1)).toEqual(say('user', 'message 199'));
-  });
-});
-
-describe('sameJson', () => {
-  it('compares values, not key order', () => {
-    expect(sameJson({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
-    expect(sameJson({ a: 1 }, { a: 1, b: undefined })).toBe(false);
-    expect(sameJson([1], { 0: 1 })).toBe(false);
-    expect(sameJson(null, {})).toBe(false);
   });
 });

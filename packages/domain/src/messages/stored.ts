@@ -90,8 +90,9 @@ function shrinkStrings(value: unknown, maxBytes: number): string | undefined {
 
 /**
  * The JSON text of a message list (or parts list) within `maxBytes`; '' for an empty or
- * missing list. `source` is text the list was read from verbatim (see `sameJson`): kept as
- * it is when it fits, so an attribute holding exactly that text can be stored once.
+ * missing list. `source` is text the list was read from that already is the list in the
+ * stored shape (canonical.ts): kept as it is when it fits, so an attribute holding exactly
+ * that text can be stored once.
  */
 export function storedJson(list: readonly unknown[] | undefined, maxBytes: number, source?: string): StoredJson {
   if (list === undefined || list.length === 0) return { text: '', truncated: false };
@@ -105,22 +106,4 @@ export function storedJson(list: readonly unknown[] | undefined, maxBytes: numbe
     if (shrunk !== undefined) return { text: shrunk, truncated: true };
   }
   return { text: '', truncated: true };
-}
-
-/** Whether two parsed JSON values are equal (object key order aside). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const key of ka) {
-    if (!Object.hasOwn(b, key) || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  }
-  return true;
 }
