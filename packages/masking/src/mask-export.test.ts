@@ -181,6 +181,20 @@ describe('no raw value covered by an input/output rule reaches a stored column',
     span({ attributes: { 'mastra.span.type': 'llm_generation', input: `{"messages":[{"role":"user","content":"${EMAIL}"}]}`, output: `{"text":"${EMAIL}"}` } }),
     span({ attributes: { 'mastra.span.type': 'tool_call', 'gen_ai.tool.input': EMAIL, 'gen_ai.tool.output': EMAIL } }),
     span({
+      attributes: {
+        'pydantic_ai.all_messages': `[{"role":"user","parts":[{"type":"text","content":"${EMAIL}"}]},{"role":"assistant","parts":[{"type":"text","content":"${EMAIL}"}]}]`,
+        final_result: EMAIL,
+      },
+    }),
+    span({ attributes: { 'gen_ai.tool.name': 'send', tool_arguments: `{"to":"${EMAIL}"}`, tool_response: EMAIL } }),
+    span({
+      attributes: {
+        'gcp.vertex.agent.llm_request': `{"contents":[{"role":"user","parts":[{"text":"${EMAIL}"}]}]}`,
+        'gcp.vertex.agent.llm_response': `{"content":{"role":"model","parts":[{"text":"${EMAIL}"}]}}`,
+      },
+    }),
+    span({ attributes: { 'gcp.vertex.agent.tool_call_args': `{"to":"${EMAIL}"}`, 'gcp.vertex.agent.tool_response': EMAIL } }),
+    span({
       attributes: { 'gen_ai.operation.name': 'chat' },
       events: [
         { timeUnixNano: '1', name: 'gen_ai.user.message', attributes: { content: EMAIL } },

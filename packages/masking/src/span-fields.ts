@@ -22,6 +22,9 @@ const INPUT_KEYS = new Set([
   'ai.value',
   'gen_ai.tool.input', // Mastra 0.x
   'input', // Mastra 0.x, every span
+  'tool_arguments', // Pydantic AI
+  'gcp.vertex.agent.llm_request', // Google ADK
+  'gcp.vertex.agent.tool_call_args',
 ]);
 // `tool.parameters` is left out: OpenInference uses it for the tool's JSON schema, not
 // for call arguments (those are `input.value` on the TOOL span).
@@ -44,7 +47,13 @@ const OUTPUT_KEYS = new Set([
   'ai.toolCall.output',
   'gen_ai.tool.output', // Mastra 0.x
   'output',
+  'final_result', // Pydantic AI
+  'tool_response',
+  'gcp.vertex.agent.llm_response', // Google ADK
+  'gcp.vertex.agent.tool_response',
 ]);
+/** Whole conversations (the prompt and the answer): both fields. */
+const CONVERSATION_KEYS = new Set(['pydantic_ai.all_messages', 'all_messages_events']);
 const OUTPUT_PREFIXES = ['llm.output_messages.', 'gen_ai.completion.'];
 
 function hasPrefix(key: string, prefixes: readonly string[]): boolean {
@@ -59,6 +68,7 @@ function mastraPayload(key: string, suffix: '.input' | '.output'): boolean {
 
 /** Field bits of a span or event attribute key (0: plain attribute). */
 export function attributeKeyFields(key: string): number {
+  if (CONVERSATION_KEYS.has(key)) return FIELD_INPUT | FIELD_OUTPUT;
   if (INPUT_KEYS.has(key) || hasPrefix(key, INPUT_PREFIXES) || mastraPayload(key, '.input')) return FIELD_INPUT;
   if (OUTPUT_KEYS.has(key) || hasPrefix(key, OUTPUT_PREFIXES) || mastraPayload(key, '.output')) return FIELD_OUTPUT;
   return 0;

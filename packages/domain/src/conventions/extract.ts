@@ -7,8 +7,9 @@
  *   2. Mastra — its model spans are GenAI semconv, its agent runs and tools say more;
  *   3. OpenInference;
  *   4. OpenLLMetry — framework spans (traceloop.*) and llm.request.type;
- *   5. GenAI semconv — also the shared gen_ai.* layer of 1, 2 and 4;
- *   6. generic keys on the span (`input.value` / `output.value`, session, user), then on the resource.
+ *   5. Pydantic AI and Google ADK — agent runs, model calls and tools of their own keys;
+ *   6. GenAI semconv — also the shared gen_ai.* layer of 1, 2, 4 and 5;
+ *   7. generic keys on the span (`input.value` / `output.value`, session, user), then on the resource.
  *
  * Span type when no convention states one: a model with token counts is an `llm`
  * call, a tool name alone makes a `tool` span, anything else is a plain `span`.
@@ -18,9 +19,11 @@ import type { SpanType } from '../span-row.ts';
 import { firstText, textOf } from '../attributes.ts';
 import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
+import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
 import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
 import { OPENINFERENCE_KIND_KEY, readOpenInference, readPlainTexts } from './openinference.ts';
 import { OPENLLMETRY_MARKER_KEYS, readOpenLlmetry } from './openllmetry.ts';
+import { PYDANTIC_AI_MARKER_KEYS, PYDANTIC_AI_SCOPE, readPydanticAi } from './pydantic-ai.ts';
 import { SESSION_KEYS, USER_KEYS, type ResourceFacts } from './resource.ts';
 import { readVercelAi, VERCEL_OPERATION_KEY, VERCEL_SCOPE } from './vercel-ai.ts';
 
@@ -45,6 +48,8 @@ export function detectPlatform(span: OtlpSpan, scopeName: string, resourcePlatfo
   if (a[MASTRA_SPAN_TYPE_KEY] !== undefined) return 'mastra';
   if (a[OPENINFERENCE_KIND_KEY] !== undefined) return 'openinference';
   if (hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
+  if (hasAny(a, PYDANTIC_AI_MARKER_KEYS) || scopeName === PYDANTIC_AI_SCOPE) return 'pydantic-ai';
+  if (scopeName === GOOGLE_ADK_SCOPE) return 'google-adk';
   if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
   if (scopeName.startsWith('openinference')) return 'openinference';
   if (scopeName.includes('traceloop')) return 'openllmetry';
@@ -69,6 +74,8 @@ export function extractFacts(span: OtlpSpan, scopeName: string, resource: Resour
   readMastra(span, f);
   readOpenInference(span, f);
   readOpenLlmetry(span, f);
+  readPydanticAi(span, f);
+  readGoogleAdk(span, f, scopeName);
   readGenAi(span, f);
   readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;
