@@ -101,9 +101,20 @@ export function storedJson(list: readonly unknown[] | undefined, maxBytes: numbe
   }
   const text = JSON.stringify(list);
   if (text.length * 3 <= maxBytes || byteLength(text) <= maxBytes) return { text, truncated: false };
-  for (let start = 0; start < list.length; start++) {
-    const shrunk = shrinkStrings(start === 0 ? list : list.slice(start), maxBytes);
-    if (shrunk !== undefined) return { text: shrunk, truncated: true };
+  const whole = shrinkStrings(list, maxBytes);
+  if (whole !== undefined) return { text: whole, truncated: true };
+  // Fewer messages always fit at least as well: find the most that fit by bisection.
+  let fits: string | undefined;
+  let low = 1;
+  let high = list.length - 1;
+  while (low <= high) {
+    const start = (low + high) >> 1;
+    const shrunk = shrinkStrings(list.slice(start), maxBytes);
+    if (shrunk === undefined) low = start + 1;
+    else {
+      fits = shrunk;
+      high = start - 1;
+    }
   }
-  return { text: '', truncated: true };
+  return { text: fits ?? '', truncated: true };
 }

@@ -264,6 +264,7 @@ async function withProgress(storage: Storage, projectId: string, rows: readonly 
           GROUP BY backfill_id`,
         query_params: { projectId, ids },
         format: 'JSONEachRow',
+        ...named(storage, 'evaluators.backfills.item-counts'),
       })
       .then((r) => r.json<{ backfill_id: string; processed: string; failed_count: string; scores: string }>()),
   ]);

@@ -86,6 +86,7 @@ export async function loadEvaluationContext(storage: Storage, projectId: string,
           GROUP BY trace_id ORDER BY trace_start, trace_id`,
         query_params: { projectId, traceIds },
         format: 'JSONEachRow',
+        ...named(storage, 'evaluators.context.traces'),
       })
       .then((r) => r.json<TraceAggregateRow>()),
     storage.client
@@ -105,6 +106,7 @@ export async function loadEvaluationContext(storage: Storage, projectId: string,
           LIMIT {maxSpans:UInt32} BY trace_id`,
         query_params: { projectId, traceIds, maxChars: MAX_CONTEXT_TEXT_CHARS, maxSpans: MAX_CONTEXT_SPANS },
         format: 'JSONEachRow',
+        ...named(storage, 'evaluators.context.spans'),
       })
       .then((r) => r.json<ContextSpanRow>()),
   ]);

@@ -159,6 +159,7 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
           HAVING count() > 0`,
         query_params: params,
         format: 'JSONEachRow',
+        ...named(storage, 'sessions.read.figures'),
       })
       .then((r) => r.json<SessionRow>()),
     storage.client
@@ -166,6 +167,7 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
         query: `SELECT * FROM (${sessionTraces}) ORDER BY trace_start, trace_id LIMIT {traceLimit:UInt32}`,
         query_params: params,
         format: 'JSONEachRow',
+        ...named(storage, 'sessions.read.traces'),
       })
       .then((r) => r.json<TraceAggregateRow>()),
     listScores(storage, projectId, { sessionId }, { limit: MAX_SESSION_SCORES }),

@@ -21,7 +21,7 @@ describe('named', () => {
 const SRC = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /** Not named: the client's own bootstrap statements and the migration runner. */
 const UNNAMED_FILES = new Set(['client.ts', 'migrations.ts']);
-const CALL = /\bclient\.(?:query|command|exec|insert)\(|\binsertRows\(/g;
+const CALL = /\bclient\s*\.(?:query|command|exec|insert)\(|\binsertRows\(/g;
 const NAME = /^[a-z-]+(\.[a-z-]+)+$/;
 
 /** Every call that reaches the engine in the package's modules, with the name it carries (null when none). */
