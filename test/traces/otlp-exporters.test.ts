@@ -22,6 +22,10 @@ const MESSAGES = JSON.stringify([
   { role: 'user', parts: [{ type: 'text', content: 'Where is my order A-1? It was due on Tuesday.' }] },
 ]);
 
+const OUTPUT_MESSAGES = JSON.stringify([
+  { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1' } }], finish_reason: 'tool_call' },
+]);
+
 /** Records an agent run: agent → llm (GenAI semconv) → tool (OpenInference), with an error on the tool. */
 async function recordAgentRun(kind: 'proto' | 'json', sessionId: string) {
   const provider = tracerProvider(otlpExporter(kind, svc.url, svc.key), {
@@ -59,6 +63,7 @@ async function recordAgentRun(kind: 'proto' | 'json', sessionId: string) {
         'gen_ai.usage.input_tokens': 1200,
         'gen_ai.usage.output_tokens': 300,
         'gen_ai.input.messages': MESSAGES,
+        'gen_ai.output.messages': OUTPUT_MESSAGES,
       },
     },
     ctx,
@@ -136,9 +141,26 @@ describe.each(['proto', 'json'] as const)('spans sent by the OpenTelemetry SDK (
     expect(span.spanId).toBe(llmSpanId);
     expect(span.attributes['gen_ai.request.model']).toBe('gpt-4o');
     expect(span.attributes['gen_ai.usage.input_tokens']).toBe('1200');
-    // The prompt is stored once (as the input) and still returned among the attributes.
-    expect(span.input).toBe(MESSAGES);
+    // Input and output are what a person reads; the messages come whole, in the API's camelCase.
+    expect(span.input).toBe('Where is my order A-1? It was due on Tuesday.');
+    expect(span.output).toBe('lookup_order({"orderId":"A-1"})');
+    expect(span.inputMessages).toEqual(JSON.parse(MESSAGES));
+    expect(span.outputMessages).toEqual([
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1' } }], finishReason: 'tool_call' },
+    ]);
+    expect(span.systemInstructions).toEqual([]);
+    // The prompt is stored once (in its message column) and still returned among the attributes as sent.
     expect(span.attributes['gen_ai.input.messages']).toBe(MESSAGES);
+    expect(span.attributes['gen_ai.output.messages']).toBe(OUTPUT_MESSAGES);
+    const stored = await svc.service.storage.client.query({
+      query: 'SELECT attribute_refs FROM spans FINAL WHERE span_id = {spanId:String}',
+      query_params: { spanId: llmSpanId },
+      format: 'JSONEachRow',
+    });
+    expect(((await stored.json()) as { attribute_refs: Record<string, string> }[])[0]!.attribute_refs).toEqual({
+      'gen_ai.input.messages': 'input_messages',
+      'gen_ai.output.messages': 'output_messages',
+    });
     expect(span.resourceAttributes['service.name']).toBe(`support-bot-${kind}`);
     expect(span.scope).toEqual({ name: 'agent-test', version: '1.2.3' });
     expect(span.events.map((e: any) => e.name)).toEqual(['gen_ai.content.completion.chunk']);

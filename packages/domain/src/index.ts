@@ -21,7 +21,8 @@ export {
   METADATA_PREFIXES,
   dimensionValues,
 } from './dimensions.ts';
-export { restoreAttributes } from './promoted-attributes.ts';
+export { PROMOTED_COLUMNS, restoreAttributes, type PromotedColumn } from './promoted-attributes.ts';
+export * from './messages/index.ts';
 export {
   TRACE_FLAGS,
   DEFAULT_TRACE_FLAG_RULES,

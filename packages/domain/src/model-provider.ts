@@ -24,3 +24,26 @@ export function inferProvider(model: string): string {
   for (const [pattern, provider] of FAMILIES) if (pattern.test(bare)) return provider;
   return '';
 }
+
+/**
+ * A reported provider name in the GenAI conventions' form: semconv names the provider
+ * (`openai`, `aws.bedrock`, `gcp.vertex_ai`), some SDKs their API (`openai.chat`,
+ * `anthropic.messages`, `google.generative-ai`), whose suffix is dropped.
+ */
+const SEMCONV_DOTTED_PROVIDERS = new Set([
+  'aws.bedrock',
+  'azure.ai.inference',
+  'azure.ai.openai',
+  'gcp.gemini',
+  'gcp.gen_ai',
+  'gcp.vertex_ai',
+  'ibm.watsonx.ai',
+]);
+
+export function normalizeProvider(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const lower = raw.trim().toLowerCase();
+  if (SEMCONV_DOTTED_PROVIDERS.has(lower)) return lower;
+  const dot = lower.indexOf('.');
+  return dot > 0 ? lower.slice(0, dot) : lower;
+}

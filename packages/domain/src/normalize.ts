@@ -4,7 +4,7 @@
 import type { OtlpScopeSpans, OtlpSpan, OtlpTraceExport } from '@aos/otlp';
 import type { SpanRow } from './span-row.ts';
 import { firstText, flattenAttributes, ValueLimiter } from './attributes.ts';
-import { extractFacts } from './conventions/extract.ts';
+import { extractFacts, type ExtractedFacts } from './conventions/extract.ts';
 import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './conventions/resource.ts';
 import { computeCost } from './cost.ts';
 import { dimensionValues } from './dimensions.ts';
@@ -14,6 +14,8 @@ import { eventsJson, linksJson } from './events-links.ts';
 import { spanKindName, spanStatusName } from './otel-enums.ts';
 import type { PriceTable } from './prices.ts';
 import { qualityFlags } from './quality-flags.ts';
+import { readableInput, readableOutput } from './messages/readable.ts';
+import { storedJson } from './messages/stored.ts';
 import { durationMillis, nanosToDecimalSeconds, nanosToMillis } from './time.ts';
 import { timeToFirstTokenMs } from './time-to-first-token.ts';
 import { reconcileTokens } from './tokens.ts';
@@ -65,12 +67,11 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
   const provider = facts.provider || (model ? inferProvider(model) : '');
   const cost = computeCost(facts.explicitCost, tokens, model, provider, ctx.prices);
   const durationMs = durationMillis(span.startTimeUnixNano, span.endTimeUnixNano);
-  const input = facts.input === undefined ? '' : limiter.limit(facts.input);
-  const output = facts.output === undefined ? '' : limiter.limit(facts.output);
+  const texts = spanTexts(facts, limiter);
   const toolArguments = facts.toolArguments === undefined ? '' : limiter.limit(facts.toolArguments);
   const events = eventsJson(span.events, limiter);
   const links = linksJson(span.links, limiter);
-  const attributeRefs = promoteAttributes(attributes, { input, output, tool_arguments: toolArguments });
+  const attributeRefs = promoteAttributes(attributes, { ...texts, tool_arguments: toolArguments });
 
   return {
     project_id: ctx.projectId,
@@ -83,7 +84,8 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     start_time: nanosToDecimalSeconds(span.startTimeUnixNano),
     end_time: nanosToDecimalSeconds(span.endTimeUnixNano),
     duration_ms: durationMs,
-    status: spanStatusName(span.status.code),
+    // A call the instrumentation reports as failed (finish reason `error`) without setting the status.
+    status: span.status.code === 0 && facts.failed ? 'error' : spanStatusName(span.status.code),
     status_message: span.status.message,
     service_name: resource.serviceName,
     environment: resource.environment || (firstText(span.attributes, ENVIRONMENT_KEYS) ?? ''),
@@ -93,8 +95,7 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     agent_name: facts.agentName ?? '',
     model,
     provider,
-    input,
-    output,
+    ...texts,
     input_tokens: tokens.input,
     output_tokens: tokens.output,
     total_tokens: tokens.total,
@@ -128,5 +129,30 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     masked_rules: [],
     dimensions: {},
     ingested_at: ctx.receivedAtMs,
+  };
+}
+
+interface SpanTexts {
+  input: string;
+  output: string;
+  input_messages: string;
+  output_messages: string;
+  system_instructions: string;
+}
+
+/** The readable texts and the stored message lists, each within the size limit. */
+function spanTexts(facts: ExtractedFacts, limiter: ValueLimiter): SpanTexts {
+  const inputMessages = storedJson(facts.inputMessages, limiter.maxBytes, facts.inputMessagesSource);
+  const outputMessages = storedJson(facts.outputMessages, limiter.maxBytes, facts.outputMessagesSource);
+  const system = storedJson(facts.systemInstructions, limiter.maxBytes, facts.systemInstructionsSource);
+  if (inputMessages.truncated || outputMessages.truncated || system.truncated) limiter.truncated = true;
+  const input = facts.input ?? (facts.inputMessages === undefined ? '' : readableInput(facts.inputMessages));
+  const output = facts.output ?? (facts.outputMessages === undefined ? '' : readableOutput(facts.outputMessages));
+  return {
+    input: limiter.limit(input),
+    output: limiter.limit(output),
+    input_messages: inputMessages.text,
+    output_messages: outputMessages.text,
+    system_instructions: system.text,
   };
 }

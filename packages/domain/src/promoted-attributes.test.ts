@@ -15,17 +15,30 @@ describe('promoteAttributes / restoreAttributes', () => {
       'gen_ai.request.model': 'gpt-4o',
       'other.text': long('unrelated '),
     };
-    const attributes = { ...original };
-    const columns = { input, output, tool_arguments: args };
+    const messages = long('[{"role":"user","parts":[]}]');
+    const attributes: Record<string, string> = { ...original, 'gen_ai.input.messages': messages };
+    const columns = { input, output, tool_arguments: args, input_messages: messages, output_messages: '', system_instructions: '' };
     const refs = promoteAttributes(attributes, columns);
-    expect(refs).toEqual({ 'input.value': 'input', 'output.value': 'output', 'gen_ai.tool.call.arguments': 'tool_arguments' });
+    expect(refs).toEqual({
+      'input.value': 'input',
+      'output.value': 'output',
+      'gen_ai.tool.call.arguments': 'tool_arguments',
+      'gen_ai.input.messages': 'input_messages',
+    });
     expect(Object.keys(attributes).sort()).toEqual(['gen_ai.request.model', 'other.text']);
-    expect(restoreAttributes(attributes, refs, columns)).toEqual(original);
+    expect(restoreAttributes(attributes, refs, columns)).toEqual({ ...original, 'gen_ai.input.messages': messages });
   });
 
   it('keeps short values and values that differ from the column (rebuilt or truncated input)', () => {
     const attributes = { short: 'hi', rebuilt: long('x') };
-    const refs = promoteAttributes(attributes, { input: 'hi', output: `${long('x')}!`, tool_arguments: '' });
+    const refs = promoteAttributes(attributes, {
+      input: 'hi',
+      output: `${long('x')}!`,
+      tool_arguments: '',
+      input_messages: '',
+      output_messages: '',
+      system_instructions: '',
+    });
     expect(refs).toEqual({});
     expect(attributes).toEqual({ short: 'hi', rebuilt: long('x') });
   });

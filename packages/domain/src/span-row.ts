@@ -1,3 +1,5 @@
+import type { PromotedColumn } from './promoted-attributes.ts';
+
 /**
  * One span as stored in ClickHouse (table `spans`), column for column.
  * Field names are the column names so rows go to the engine as JSONEachRow unchanged.
@@ -67,8 +69,16 @@ export interface SpanRow {
   agent_name: string;
   model: string;
   provider: string;
+  /** The text a person reads for the span's input: the last user turn, a tool's arguments… (messages/readable.ts). */
   input: string;
+  /** The text a person reads for the span's output: the assistant's answer or its tool calls. */
   output: string;
+  /** The conversation the span sent, as GenAI messages JSON (messages/model.ts); '' when none. */
+  input_messages: string;
+  /** What came back, as GenAI messages JSON; '' when none. */
+  output_messages: string;
+  /** System instructions given apart from the messages, as GenAI parts JSON; '' when none. */
+  system_instructions: string;
   /** Includes cached input tokens. */
   input_tokens: number;
   /** Includes reasoning tokens. */
@@ -86,11 +96,12 @@ export interface SpanRow {
   tool_arguments: string;
   tool_call_id: string;
   time_to_first_token_ms: number | null;
-  /** Span attributes; non-string values JSON-encoded. Values promoted verbatim to input,
-   *  output or tool_arguments are not repeated here (see attribute_refs). */
+  /** Span attributes; non-string values JSON-encoded. Values promoted verbatim to another
+   *  column (input, output, tool_arguments, the message columns) are not repeated here
+   *  (see attribute_refs). */
   attributes: Record<string, string>;
-  /** Attribute key → the column holding its value ('input' | 'output' | 'tool_arguments'). */
-  attribute_refs: Record<string, 'input' | 'output' | 'tool_arguments'>;
+  /** Attribute key → the column holding its value (promoted-attributes.ts). */
+  attribute_refs: Record<string, PromotedColumn>;
   resource_attributes: Record<string, string>;
   /** JSON array of {name, timeUnixNano, attributes}. */
   events: string;

@@ -21,6 +21,12 @@ describe('time to first token', () => {
     expect(row.time_to_first_token_ms).toBeCloseTo(350, 9);
   });
 
+  it('reads the GenAI span attribute time_to_first_chunk (seconds) and Mastra\'s completion start time', () => {
+    expect(rowOf(makeSpan({ attributes: { 'gen_ai.response.time_to_first_chunk': 0.2 } })).time_to_first_token_ms).toBeCloseTo(200, 9);
+    const mastra = rowOf(makeSpan({ attributes: { 'mastra.completion_start_time': '2025-01-01T00:00:00.420Z' } }));
+    expect(mastra.time_to_first_token_ms).toBe(420);
+  });
+
   it('reads a "seconds" value that only fits the span as ms as ms', () => {
     // 420 s would exceed the 1.5 s span; 420 ms fits.
     const row = rowOf(makeSpan({ attributes: { 'gen_ai.server.time_to_first_token': 420 } }));

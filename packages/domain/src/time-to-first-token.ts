@@ -4,10 +4,12 @@
  * Attributes first, as they are measured by the client itself:
  *   milliseconds: ai.response.msToFirstChunk (Vercel AI SDK doStream),
  *                 ai.stream.msToFirstChunk (Vercel AI SDK streamText);
- *   seconds:      gen_ai.server.time_to_first_token and
+ *   seconds:      gen_ai.response.time_to_first_chunk (GenAI semconv span attribute),
+ *                 gen_ai.server.time_to_first_token and
  *                 gen_ai.client.operation.time_to_first_chunk (GenAI semconv metric
- *                 names, used as span attributes by some instrumentations),
- *                 llm.time_to_first_token.
+ *                 names, used as span attributes by some instrumentations, the Vercel
+ *                 AI SDK 7 among them), llm.time_to_first_token;
+ *   a time:       mastra.completion_start_time (ISO 8601), minus the span start.
  * Some exporters put milliseconds into the "seconds" keys; a value that read as
  * seconds would exceed the span's duration but fits as milliseconds is taken as ms.
  *
@@ -18,10 +20,13 @@
  */
 import type { OtlpSpan } from '@aos/otlp';
 import { firstNumber } from './attributes.ts';
-import { diffMillis } from './time.ts';
+import { diffMillis, nanosToMillis } from './time.ts';
+
+const START_TIME_KEYS = ['mastra.completion_start_time'];
 
 const MILLISECOND_KEYS = ['ai.response.msToFirstChunk', 'ai.stream.msToFirstChunk'];
 const SECOND_KEYS = [
+  'gen_ai.response.time_to_first_chunk',
   'gen_ai.server.time_to_first_token',
   'gen_ai.client.operation.time_to_first_chunk',
   'llm.time_to_first_token',
@@ -54,6 +59,11 @@ export function timeToFirstTokenMs(span: OtlpSpan, durationMs: number): number |
   if (seconds !== undefined && seconds >= 0) {
     const asMs = seconds * 1000;
     return durationMs > 0 && asMs > durationMs && seconds <= durationMs ? seconds : asMs;
+  }
+  for (const key of START_TIME_KEYS) {
+    const at = a[key];
+    const ms = typeof at === 'string' ? Date.parse(at) - nanosToMillis(span.startTimeUnixNano) : NaN;
+    if (ms >= 0) return ms;
   }
   return span.events.length === 0 ? null : fromEvents(span);
 }

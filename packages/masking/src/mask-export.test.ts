@@ -176,6 +176,24 @@ describe('no raw value covered by an input/output rule reaches a stored column',
     span({ attributes: { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt.messages': EMAIL, 'ai.response.text': EMAIL, 'ai.response.toolCalls': `[{"a":"${EMAIL}"}]` } }),
     span({ attributes: { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.args': EMAIL, 'ai.toolCall.result': EMAIL } }),
     span({ attributes: { 'ai.operationId': 'ai.embed', 'ai.value': EMAIL } }),
+    span({ attributes: { 'openinference.span.kind': 'EMBEDDING', 'embedding.embeddings.0.embedding.text': EMAIL } }),
+    span({ attributes: { 'mastra.span.type': 'agent_run', 'mastra.agent_run.input': `[{"role":"user","content":"${EMAIL}"}]`, 'mastra.agent_run.output': `{"text":"${EMAIL}"}` } }),
+    span({ attributes: { 'mastra.span.type': 'llm_generation', input: `{"messages":[{"role":"user","content":"${EMAIL}"}]}`, output: `{"text":"${EMAIL}"}` } }),
+    span({ attributes: { 'mastra.span.type': 'tool_call', 'gen_ai.tool.input': EMAIL, 'gen_ai.tool.output': EMAIL } }),
+    span({
+      attributes: {
+        'pydantic_ai.all_messages': `[{"role":"user","parts":[{"type":"text","content":"${EMAIL}"}]},{"role":"assistant","parts":[{"type":"text","content":"${EMAIL}"}]}]`,
+        final_result: EMAIL,
+      },
+    }),
+    span({ attributes: { 'gen_ai.tool.name': 'send', tool_arguments: `{"to":"${EMAIL}"}`, tool_response: EMAIL } }),
+    span({
+      attributes: {
+        'gcp.vertex.agent.llm_request': `{"contents":[{"role":"user","parts":[{"text":"${EMAIL}"}]}]}`,
+        'gcp.vertex.agent.llm_response': `{"content":{"role":"model","parts":[{"text":"${EMAIL}"}]}}`,
+      },
+    }),
+    span({ attributes: { 'gcp.vertex.agent.tool_call_args': `{"to":"${EMAIL}"}`, 'gcp.vertex.agent.tool_response': EMAIL } }),
     span({
       attributes: { 'gen_ai.operation.name': 'chat' },
       events: [

@@ -20,10 +20,15 @@ const INPUT_KEYS = new Set([
   'ai.toolCall.input',
   'ai.values',
   'ai.value',
+  'gen_ai.tool.input', // Mastra 0.x
+  'input', // Mastra 0.x, every span
+  'tool_arguments', // Pydantic AI
+  'gcp.vertex.agent.llm_request', // Google ADK
+  'gcp.vertex.agent.tool_call_args',
 ]);
 // `tool.parameters` is left out: OpenInference uses it for the tool's JSON schema, not
 // for call arguments (those are `input.value` on the TOOL span).
-const INPUT_PREFIXES = ['llm.input_messages.', 'gen_ai.prompt.', 'ai.prompt.'];
+const INPUT_PREFIXES = ['llm.input_messages.', 'gen_ai.prompt.', 'ai.prompt.', 'embedding.embeddings.'];
 
 const OUTPUT_KEYS = new Set([
   'output.value',
@@ -40,7 +45,15 @@ const OUTPUT_KEYS = new Set([
   'ai.result.toolCalls',
   'ai.toolCall.result',
   'ai.toolCall.output',
+  'gen_ai.tool.output', // Mastra 0.x
+  'output',
+  'final_result', // Pydantic AI
+  'tool_response',
+  'gcp.vertex.agent.llm_response', // Google ADK
+  'gcp.vertex.agent.tool_response',
 ]);
+/** Whole conversations (the prompt and the answer): both fields. */
+const CONVERSATION_KEYS = new Set(['pydantic_ai.all_messages', 'all_messages_events']);
 const OUTPUT_PREFIXES = ['llm.output_messages.', 'gen_ai.completion.'];
 
 function hasPrefix(key: string, prefixes: readonly string[]): boolean {
@@ -48,10 +61,16 @@ function hasPrefix(key: string, prefixes: readonly string[]): boolean {
   return false;
 }
 
+/** Mastra 1.x: `mastra.<span type>.input` / `.output` (agent runs, workflow steps…). */
+function mastraPayload(key: string, suffix: '.input' | '.output'): boolean {
+  return key.startsWith('mastra.') && key.endsWith(suffix);
+}
+
 /** Field bits of a span or event attribute key (0: plain attribute). */
 export function attributeKeyFields(key: string): number {
-  if (INPUT_KEYS.has(key) || hasPrefix(key, INPUT_PREFIXES)) return FIELD_INPUT;
-  if (OUTPUT_KEYS.has(key) || hasPrefix(key, OUTPUT_PREFIXES)) return FIELD_OUTPUT;
+  if (CONVERSATION_KEYS.has(key)) return FIELD_INPUT | FIELD_OUTPUT;
+  if (INPUT_KEYS.has(key) || hasPrefix(key, INPUT_PREFIXES) || mastraPayload(key, '.input')) return FIELD_INPUT;
+  if (OUTPUT_KEYS.has(key) || hasPrefix(key, OUTPUT_PREFIXES) || mastraPayload(key, '.output')) return FIELD_OUTPUT;
   return 0;
 }
 

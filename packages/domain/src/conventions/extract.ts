@@ -1,12 +1,15 @@
 /**
  * Runs the convention readers over one span and settles span type and platform.
  *
- * Reader order is priority order (first value wins per field):
+ * Reader order is priority order (first value wins per field; for input and output, the
+ * first reader that says what the span received or returned, as messages or as text):
  *   1. Vercel AI SDK — its spans also carry gen_ai.* copies, which are less specific;
- *   2. OpenInference;
- *   3. OpenLLMetry — framework spans (traceloop.*) and llm.request.type;
- *   4. GenAI semconv — also the shared gen_ai.* layer of 1 and 3;
- *   5. generic keys on the span, then on the resource.
+ *   2. Mastra — its model spans are GenAI semconv, its agent runs and tools say more;
+ *   3. OpenInference;
+ *   4. OpenLLMetry — framework spans (traceloop.*) and llm.request.type;
+ *   5. Pydantic AI and Google ADK — agent runs, model calls and tools of their own keys;
+ *   6. GenAI semconv — also the shared gen_ai.* layer of 1, 2, 4 and 5;
+ *   7. generic keys on the span (`input.value` / `output.value`, session, user), then on the resource.
  *
  * Span type when no convention states one: a model with token counts is an `llm`
  * call, a tool name alone makes a `tool` span, anything else is a plain `span`.
@@ -16,10 +19,13 @@ import type { SpanType } from '../span-row.ts';
 import { firstText, textOf } from '../attributes.ts';
 import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
-import { OPENINFERENCE_KIND_KEY, readOpenInference } from './openinference.ts';
+import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
+import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
+import { OPENINFERENCE_KIND_KEY, readOpenInference, readPlainTexts } from './openinference.ts';
 import { OPENLLMETRY_MARKER_KEYS, readOpenLlmetry } from './openllmetry.ts';
+import { PYDANTIC_AI_MARKER_KEYS, PYDANTIC_AI_SCOPE, readPydanticAi } from './pydantic-ai.ts';
 import { SESSION_KEYS, USER_KEYS, type ResourceFacts } from './resource.ts';
-import { readVercelAi, VERCEL_OPERATION_KEY } from './vercel-ai.ts';
+import { readVercelAi, VERCEL_OPERATION_KEY, VERCEL_SCOPE } from './vercel-ai.ts';
 
 export type { SpanFacts } from './facts.ts';
 
@@ -39,9 +45,12 @@ export function detectPlatform(span: OtlpSpan, scopeName: string, resourcePlatfo
   const explicit = textOf(a, 'platform') ?? resourcePlatform;
   if (explicit !== undefined) return explicit;
   if (typeof a[VERCEL_OPERATION_KEY] === 'string') return 'vercel-ai';
+  if (a[MASTRA_SPAN_TYPE_KEY] !== undefined) return 'mastra';
   if (a[OPENINFERENCE_KIND_KEY] !== undefined) return 'openinference';
   if (hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
-  if (scopeName === 'ai') return 'vercel-ai';
+  if (hasAny(a, PYDANTIC_AI_MARKER_KEYS) || scopeName === PYDANTIC_AI_SCOPE) return 'pydantic-ai';
+  if (scopeName === GOOGLE_ADK_SCOPE) return 'google-adk';
+  if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
   if (scopeName.startsWith('openinference')) return 'openinference';
   if (scopeName.includes('traceloop')) return 'openllmetry';
   if (hasAny(a, GENAI_MARKER_KEYS)) return 'otel-genai';
@@ -61,10 +70,14 @@ export interface ExtractedFacts extends SpanFacts {
 
 export function extractFacts(span: OtlpSpan, scopeName: string, resource: ResourceFacts): ExtractedFacts {
   const f = emptyFacts();
-  readVercelAi(span, f);
+  readVercelAi(span, f, scopeName);
+  readMastra(span, f);
   readOpenInference(span, f);
   readOpenLlmetry(span, f);
+  readPydanticAi(span, f);
+  readGoogleAdk(span, f, scopeName);
   readGenAi(span, f);
+  readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;
   f.userId ??= firstText(span.attributes, USER_KEYS) ?? resource.userId;
   f.spanType ??= fallbackSpanType(f);

@@ -6,6 +6,7 @@
  * later one can still contribute what the earlier one lacks (e.g. the Vercel AI SDK
  * reports tokens under `ai.usage.*` but cache details only arrive as `gen_ai.*`).
  */
+import type { ChatMessage, Conversation, MessagePart } from '../messages/model.ts';
 import type { SpanType } from '../span-row.ts';
 
 export interface SpanFacts {
@@ -15,8 +16,17 @@ export interface SpanFacts {
   model: string | undefined;
   provider: string | undefined;
   agentName: string | undefined;
+  /** Readable input / output text stated by a reader (tool arguments, a chain's text);
+   *  when undefined the text is taken from the messages (messages/readable.ts). */
   input: string | undefined;
   output: string | undefined;
+  inputMessages: ChatMessage[] | undefined;
+  outputMessages: ChatMessage[] | undefined;
+  systemInstructions: MessagePart[] | undefined;
+  /** Attribute texts a list was read from that already hold it exactly (stored as they are, see messages/stored.ts). */
+  inputMessagesSource: string | undefined;
+  outputMessagesSource: string | undefined;
+  systemInstructionsSource: string | undefined;
   sessionId: string | undefined;
   userId: string | undefined;
   toolName: string | undefined;
@@ -31,6 +41,8 @@ export interface SpanFacts {
   reasoningTokens: number | undefined;
   /** USD from an explicit cost attribute. */
   explicitCost: number | undefined;
+  /** The instrumentation reports the call failed (finish reason `error`), whatever the span status says. */
+  failed: boolean;
 }
 
 /** All fields present from the start so every facts object has the same hidden class. */
@@ -43,6 +55,12 @@ export function emptyFacts(): SpanFacts {
     agentName: undefined,
     input: undefined,
     output: undefined,
+    inputMessages: undefined,
+    outputMessages: undefined,
+    systemInstructions: undefined,
+    inputMessagesSource: undefined,
+    outputMessagesSource: undefined,
+    systemInstructionsSource: undefined,
     sessionId: undefined,
     userId: undefined,
     toolName: undefined,
@@ -55,9 +73,43 @@ export function emptyFacts(): SpanFacts {
     cacheWriteTokens: undefined,
     reasoningTokens: undefined,
     explicitCost: undefined,
+    failed: false,
   };
 }
 
 export function hasTokenCounts(facts: SpanFacts): boolean {
   return facts.inputTokens !== undefined || facts.outputTokens !== undefined || facts.totalTokens !== undefined;
+}
+
+/** Whether an earlier reader already said what the span received (text or messages). */
+export function hasInput(f: SpanFacts): boolean {
+  return f.input !== undefined || f.inputMessages !== undefined;
+}
+
+export function hasOutput(f: SpanFacts): boolean {
+  return f.output !== undefined || f.outputMessages !== undefined;
+}
+
+/** Takes a conversation as the span's input unless an earlier reader set one; its system part too. */
+export function takeInput(f: SpanFacts, conversation: Conversation | undefined, source?: string): void {
+  if (conversation === undefined) return;
+  if (conversation.system !== undefined) f.systemInstructions ??= conversation.system;
+  if (hasInput(f) || conversation.messages.length === 0) return;
+  f.inputMessages = conversation.messages;
+  f.inputMessagesSource = source;
+}
+
+export function takeOutput(f: SpanFacts, messages: ChatMessage[] | undefined, source?: string): void {
+  if (messages === undefined || messages.length === 0 || hasOutput(f)) return;
+  f.outputMessages = messages;
+  f.outputMessagesSource = source;
+}
+
+/** Readable texts stated by a reader, unless an earlier one said what the span received / returned. */
+export function takeInputText(f: SpanFacts, text: string | undefined): void {
+  if (text !== undefined && !hasInput(f)) f.input = text;
+}
+
+export function takeOutputText(f: SpanFacts, text: string | undefined): void {
+  if (text !== undefined && !hasOutput(f)) f.output = text;
 }

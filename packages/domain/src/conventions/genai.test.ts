@@ -66,13 +66,12 @@ describe('OpenTelemetry GenAI semconv', () => {
     expect(row.cost).toBeCloseTo(1815 / 1e6, 12);
   });
 
-  it('prepends the system instructions to the input messages as a system message', () => {
-    const input = JSON.parse(row.input) as unknown[];
-    expect(input).toEqual([
-      { role: 'system', parts: [{ type: 'text', content: 'You are a billing assistant.' }] },
-      ...inputMessages,
-    ]);
-    expect(JSON.parse(row.output)).toEqual(outputMessages);
+  it('keeps the messages and system instructions apart; input and output are what a person reads', () => {
+    expect(row.input).toBe('Why is my invoice higher this month?');
+    expect(row.output).toBe('Your plan renewed at the new rate.');
+    expect(JSON.parse(row.system_instructions)).toEqual([{ type: 'text', content: 'You are a billing assistant.' }]);
+    expect(JSON.parse(row.input_messages)).toEqual(inputMessages);
+    expect(JSON.parse(row.output_messages)).toEqual(outputMessages);
   });
 
   it('keeps every attribute as a string, non-strings JSON-encoded', () => {
@@ -87,6 +86,8 @@ describe('OpenTelemetry GenAI semconv', () => {
       expect(row.attributes[key]).toBeUndefined();
       expect(restored[key]).toBe(row[column]);
     }
+    // Sent in the stored shape already, the message lists are kept once, in their columns.
+    expect(row.attribute_refs).toMatchObject({ 'gen_ai.input.messages': 'input_messages', 'gen_ai.output.messages': 'output_messages' });
   });
 
   it('reads the older prompt/completion token names and structured message values', () => {
@@ -105,7 +106,8 @@ describe('OpenTelemetry GenAI semconv', () => {
     expect(old.provider).toBe('anthropic');
     expect(old.input_tokens).toBe(40);
     expect(old.output_tokens).toBe(10);
-    expect(JSON.parse(old.input)).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(old.input).toBe('hi');
+    expect(JSON.parse(old.input_messages)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]);
   });
 
   it('maps tool and agent operations', () => {
@@ -153,13 +155,13 @@ describe('OpenTelemetry GenAI semconv', () => {
         ],
       }),
     );
-    expect(JSON.parse(row.input)).toEqual([
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: 'Hello' },
+    expect(row.input).toBe('Hello');
+    expect(row.output).toBe('Hi!');
+    expect(JSON.parse(row.input_messages)).toEqual([
+      { role: 'system', parts: [{ type: 'text', content: 'Be brief.' }] },
+      { role: 'user', parts: [{ type: 'text', content: 'Hello' }] },
     ]);
-    expect(JSON.parse(row.output)).toEqual([
-      { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hi!' } },
-    ]);
+    expect(JSON.parse(row.output_messages)).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Hi!' }], finish_reason: 'stop' }]);
   });
 
   it('uses the old content events when nothing else carries the text', () => {
@@ -174,5 +176,93 @@ describe('OpenTelemetry GenAI semconv', () => {
     );
     expect(row.input).toBe('Say hi');
     expect(row.output).toBe('hi');
+  });
+
+  it('renders a model answer that is only tool calls as the calls', () => {
+    const row = rowOf(
+      makeSpan({
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] }]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], finish_reason: 'tool_call' },
+          ]),
+        },
+      }),
+    );
+    expect(row.input).toBe('Weather in Paris?');
+    expect(row.output).toBe('get_weather({"city":"Paris"})');
+  });
+
+  it('reads the older flat gen_ai.prompt / gen_ai.completion, as text or as messages JSON', () => {
+    const flat = rowOf(makeSpan({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.prompt': 'Tell me a joke', 'gen_ai.completion': 'Knock knock.' } }));
+    expect(flat).toMatchObject({ input: 'Tell me a joke', output: 'Knock knock.' });
+    expect(JSON.parse(flat.input_messages)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Tell me a joke' }] }]);
+    const json = rowOf(
+      makeSpan({ attributes: { 'gen_ai.prompt': JSON.stringify({ messages: [{ role: 'user', content: 'Hi there' }] }), 'gen_ai.completion': JSON.stringify({ text: 'Hello!' }) } }),
+    );
+    expect(json).toMatchObject({ input: 'Hi there', output: 'Hello!' });
+  });
+
+  it('normalizes provider names that carry an API suffix, and keeps the dotted semconv names', () => {
+    expect(rowOf(makeSpan({ attributes: { 'gen_ai.system': 'openai.chat' } })).provider).toBe('openai');
+    expect(rowOf(makeSpan({ attributes: { 'gen_ai.provider.name': 'anthropic.messages' } })).provider).toBe('anthropic');
+    expect(rowOf(makeSpan({ attributes: { 'gen_ai.provider.name': 'aws.bedrock' } })).provider).toBe('aws.bedrock');
+    expect(rowOf(makeSpan({ attributes: { 'gen_ai.provider.name': 'gcp.vertex_ai' } })).provider).toBe('gcp.vertex_ai');
+  });
+
+  it('maps the operations of semantic-conventions-genai: workflows are agent runs, memory searches retrieve', () => {
+    const typeOf = (operation: string) => rowOf(makeSpan({ attributes: { 'gen_ai.operation.name': operation } })).span_type;
+    expect(['invoke_workflow', 'invoke_agent', 'search_memory', 'retrieval', 'generate_content', 'plan'].map(typeOf)).toEqual([
+      'agent',
+      'agent',
+      'retrieval',
+      'retrieval',
+      'llm',
+      'chain',
+    ]);
+  });
+
+  it('unquotes a tool result recorded as a JSON string, and marks a call that finished with error as failed', () => {
+    const tool = rowOf(
+      makeSpan({
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'get_weather',
+          'gen_ai.tool.call.arguments': '{"city":"Paris"}',
+          'gen_ai.tool.call.result': '"rainy, 14°C"',
+        },
+      }),
+    );
+    expect(tool).toMatchObject({ input: '{"city":"Paris"}', output: 'rainy, 14°C', tool_arguments: '{"city":"Paris"}' });
+    const failed = rowOf(makeSpan({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.response.finish_reasons': '["error"]' } }));
+    expect(failed.status).toBe('error');
+    const ok = rowOf(makeSpan({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.response.finish_reasons': ['stop'] } }));
+    expect(ok.status).toBe('unset');
+  });
+
+  it('stores media as references: an inline image is its MIME type and size, never its bytes', () => {
+    const image = Buffer.alloc(3000, 1).toString('base64');
+    const row = rowOf(
+      makeSpan({
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          // As the Vercel AI SDK 7 writes it: null ids and MIME types, the image inline.
+          'gen_ai.input.messages': JSON.stringify([
+            { role: 'user', parts: [{ type: 'text', content: 'What is this?' }, { type: 'blob', modality: 'image', mime_type: 'image/png', content: image }] },
+          ]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'tool_call', id: null, name: 'describe', arguments: {} }], finish_reason: 'tool-calls' },
+          ]),
+        },
+      }),
+    );
+    expect(JSON.parse(row.input_messages)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'What is this?' }, { type: 'blob', modality: 'image', mime_type: 'image/png', size: 3000 }] },
+    ]);
+    expect(row.input_messages).not.toContain(image.slice(0, 100));
+    expect(row.output).toBe('describe({})');
+    // The attribute itself stays as sent.
+    expect(row.attributes['gen_ai.input.messages']).toContain(image);
   });
 });

@@ -1,15 +1,23 @@
 /**
- * OpenTelemetry GenAI semantic conventions (`gen_ai.*`), including the older
- * names still emitted by many instrumentations (prompt_tokens, indexed
- * gen_ai.prompt.N.*, per-message events). OpenLLMetry and the Vercel AI SDK also
- * write these keys, so this reader runs after theirs and fills what they left open.
+ * OpenTelemetry GenAI semantic conventions (`gen_ai.*`, now semantic-conventions-genai),
+ * including the older names still emitted by many instrumentations (prompt_tokens, indexed
+ * gen_ai.prompt.N.*, flat gen_ai.prompt / gen_ai.completion, per-message events).
+ * OpenLLMetry, Mastra and the Vercel AI SDK also write these keys, so this reader runs after
+ * theirs and fills what they left open.
  */
-import type { OtlpSpan } from '@aos/otlp';
+import type { AttributeValue, OtlpSpan } from '@aos/otlp';
 import type { SpanType } from '../span-row.ts';
 import { firstNumber, firstText, lowerText, textOf, toNumber } from '../attributes.ts';
-import type { SpanFacts } from './facts.ts';
-import { indexedMessages, messagesFromEvents, probeKeysOf, withSystemInstructions, type IndexedListSpec } from './messages.ts';
+import { normalizeProvider } from '../model-provider.ts';
+import { conversationFromEvents, GENAI_MESSAGE_EVENTS } from '../messages/events.ts';
+import { indexedMessages, readIndexedMessages } from '../messages/indexed.ts';
+import { attributeJson, messageListAttribute, systemInstructionsAttribute, textConversation, unquoteJson } from '../messages/json.ts';
+import { hasInput, hasOutput, takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
 
+/**
+ * `invoke_workflow` is folded into `invoke_agent` by semantic-conventions-genai 0.1; a
+ * memory search retrieves. Operations writing memory have no span type of their own.
+ */
 const OPERATION_SPAN_TYPES: Readonly<Record<string, SpanType>> = {
   chat: 'llm',
   text_completion: 'llm',
@@ -18,6 +26,11 @@ const OPERATION_SPAN_TYPES: Readonly<Record<string, SpanType>> = {
   execute_tool: 'tool',
   invoke_agent: 'agent',
   create_agent: 'agent',
+  invoke_workflow: 'agent',
+  retrieval: 'retrieval',
+  search_memory: 'retrieval',
+  rerank: 'reranker',
+  plan: 'chain',
 };
 
 /** Keys whose presence marks a span as GenAI-semconv instrumented. */
@@ -34,6 +47,7 @@ const CACHE_READ_KEYS = [
   'gen_ai.usage.cache_read.input_tokens',
   'gen_ai.usage.cache_read_input_tokens',
   'gen_ai.usage.input_tokens.cached',
+  'gen_ai.usage.cached_input_tokens', // Mastra 0.x
 ];
 const CACHE_WRITE_KEYS = [
   'gen_ai.usage.cache_creation.input_tokens',
@@ -46,17 +60,62 @@ const REASONING_KEYS = [
   'gen_ai.usage.reasoning_tokens',
 ];
 
-const PROMPTS: IndexedListSpec = {
+const PROMPTS = indexedMessages({
   prefix: 'gen_ai.prompt',
-  fields: [['role', '.role'], ['content', '.content']],
-};
-const COMPLETIONS: IndexedListSpec = {
+  message: '',
+  toolCall: { id: '.id', name: '.name', arguments: '.arguments' },
+  defaultRole: 'user',
+});
+const COMPLETIONS = indexedMessages({
   prefix: 'gen_ai.completion',
-  fields: [['role', '.role'], ['content', '.content'], ['finish_reason', '.finish_reason']],
-  toolCalls: { infix: '.tool_calls', fields: [['id', '.id'], ['name', '.name'], ['arguments', '.arguments']] },
-};
-const PROMPT_PROBES = probeKeysOf(PROMPTS);
-const COMPLETION_PROBES = probeKeysOf(COMPLETIONS);
+  message: '',
+  toolCall: { id: '.id', name: '.name', arguments: '.arguments' },
+  defaultRole: 'assistant',
+});
+
+/** Finish reasons arrive as a string array, or as its JSON text (Mastra). */
+function finishedWithError(value: AttributeValue | undefined): boolean {
+  if (value === undefined) return false;
+  const reasons = typeof value === 'string' ? (attributeJson(value) ?? value) : value;
+  return reasons === 'error' || (Array.isArray(reasons) && reasons.includes('error'));
+}
+
+function hasMessageEvents(span: OtlpSpan): boolean {
+  for (const event of span.events) if (GENAI_MESSAGE_EVENTS.has(event.name)) return true;
+  return false;
+}
+
+function readMessages(span: OtlpSpan, f: SpanFacts): void {
+  const a = span.attributes;
+  const system = systemInstructionsAttribute(a['gen_ai.system_instructions']);
+  if (system !== undefined && f.systemInstructions === undefined) {
+    f.systemInstructions = system.list;
+    f.systemInstructionsSource = system.source;
+  }
+  if (!hasInput(f)) {
+    const input = messageListAttribute(a['gen_ai.input.messages'], 'input');
+    // Not a message list (plain text sent where JSON belongs): read as the user's text.
+    takeInput(f, input?.list ?? textConversation(a['gen_ai.input.messages'], 'input'), input?.source);
+  }
+  if (!hasInput(f)) {
+    const prompts = readIndexedMessages(a, PROMPTS);
+    takeInput(f, prompts && { messages: prompts });
+  }
+  if (!hasInput(f)) takeInput(f, textConversation(a['gen_ai.prompt'], 'input'));
+  if (!hasOutput(f)) {
+    const output = messageListAttribute(a['gen_ai.output.messages'], 'output');
+    takeOutput(f, output?.list.messages ?? textConversation(a['gen_ai.output.messages'], 'output')?.messages, output?.source);
+  }
+  if (!hasOutput(f)) takeOutput(f, readIndexedMessages(a, COMPLETIONS));
+  if (!hasOutput(f)) takeOutput(f, textConversation(a['gen_ai.completion'], 'output')?.messages);
+  // Events are the last resort; only walk them when something is still missing.
+  if ((!hasInput(f) || !hasOutput(f) || f.systemInstructions === undefined) && hasMessageEvents(span)) {
+    const fromEvents = conversationFromEvents(span.events);
+    f.systemInstructions ??= fromEvents.system;
+    takeInput(f, fromEvents.input && { messages: fromEvents.input });
+    takeOutput(f, fromEvents.output);
+  }
+}
 
 export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
   const a = span.attributes;
@@ -64,7 +123,7 @@ export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
   if (operation !== undefined) f.spanType ??= OPERATION_SPAN_TYPES[operation];
 
   f.model ??= firstText(a, MODEL_KEYS);
-  f.provider ??= firstText(a, PROVIDER_KEYS)?.toLowerCase();
+  f.provider ??= normalizeProvider(firstText(a, PROVIDER_KEYS));
   f.agentName ??= textOf(a, 'gen_ai.agent.name');
   f.sessionId ??= textOf(a, 'gen_ai.conversation.id');
 
@@ -76,26 +135,17 @@ export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
   f.reasoningTokens ??= firstNumber(a, REASONING_KEYS);
   f.explicitCost ??= toNumber(a['gen_ai.usage.cost']);
 
+  f.failed ||= finishedWithError(a['gen_ai.response.finish_reasons']);
+
   f.toolName ??= textOf(a, 'gen_ai.tool.name');
   f.toolCallId ??= textOf(a, 'gen_ai.tool.call.id');
   const toolArguments = textOf(a, 'gen_ai.tool.call.arguments');
   f.toolArguments ??= toolArguments;
 
   if (operation === 'execute_tool') {
-    f.input ??= toolArguments;
-    f.output ??= textOf(a, 'gen_ai.tool.call.result');
+    takeInputText(f, toolArguments);
+    const result = textOf(a, 'gen_ai.tool.call.result');
+    takeOutputText(f, result === undefined ? undefined : unquoteJson(result));
   }
-  if (f.input === undefined) {
-    const messages = textOf(a, 'gen_ai.input.messages');
-    const instructions = textOf(a, 'gen_ai.system_instructions');
-    f.input = withSystemInstructions(messages, instructions) ?? indexedMessages(a, PROMPTS, PROMPT_PROBES);
-  }
-  f.output ??= textOf(a, 'gen_ai.output.messages') ?? indexedMessages(a, COMPLETIONS, COMPLETION_PROBES);
-
-  // Events are the last resort; only walk them when something is still missing.
-  if ((f.input === undefined || f.output === undefined) && span.events.length > 0) {
-    const fromEvents = messagesFromEvents(span.events);
-    f.input ??= fromEvents.input;
-    f.output ??= fromEvents.output;
-  }
+  readMessages(span, f);
 }

@@ -24,8 +24,8 @@ describe('OpenLLMetry / Traceloop', () => {
     expect(workflow).toMatchObject({
       span_type: 'chain',
       platform: 'openllmetry',
-      input: '{"args":[],"kwargs":{"topic":"otters"}}',
-      output: '"Why did the otter..."',
+      input: '{"topic":"otters"}', // the keyword arguments, unwrapped
+      output: 'Why did the otter...', // the returned string, unquoted
       session_id: 'chat-77',
       user_id: 'u-5',
     });
@@ -41,11 +41,18 @@ describe('OpenLLMetry / Traceloop', () => {
         attributes: {
           'traceloop.span.kind': 'tool',
           'traceloop.entity.name': 'search_web',
-          'traceloop.entity.input': '{"query":"otters"}',
+          'traceloop.entity.input': '{"args": [], "kwargs": {"query": "otters"}}',
+          'traceloop.entity.output': '["Otters hold hands while sleeping."]',
         },
       }),
     );
-    expect(tool).toMatchObject({ span_type: 'tool', tool_name: 'search_web', input: '{"query":"otters"}' });
+    expect(tool).toMatchObject({
+      span_type: 'tool',
+      tool_name: 'search_web',
+      tool_arguments: '{"query":"otters"}',
+      input: '{"query":"otters"}',
+      output: '["Otters hold hands while sleeping."]',
+    });
   });
 
   it('maps an LLM span with indexed prompts and completions', () => {
@@ -85,11 +92,15 @@ describe('OpenLLMetry / Traceloop', () => {
       session_id: 'chat-77',
       quality_flags: [],
     });
-    expect(JSON.parse(row.input)).toEqual([
-      { role: 'system', content: 'Tell jokes.' },
-      { role: 'user', content: 'One about otters.' },
+    expect(row.input).toBe('One about otters.');
+    expect(row.output).toBe('Why did the otter...');
+    expect(JSON.parse(row.input_messages)).toEqual([
+      { role: 'system', parts: [{ type: 'text', content: 'Tell jokes.' }] },
+      { role: 'user', parts: [{ type: 'text', content: 'One about otters.' }] },
     ]);
-    expect(JSON.parse(row.output)).toEqual([{ role: 'assistant', content: 'Why did the otter...', finish_reason: 'stop' }]);
+    expect(JSON.parse(row.output_messages)).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Why did the otter...' }], finish_reason: 'stop' },
+    ]);
     // gpt-4o: $2.50 input, $10 output per 1M: 50 * 2.5 + 20 * 10 = 125 + 200 = 325
     expect(row.cost).toBeCloseTo(325 / 1e6, 12);
   });
@@ -97,5 +108,72 @@ describe('OpenLLMetry / Traceloop', () => {
   it('maps embedding request types', () => {
     const row = rowOf(makeSpan({ attributes: { 'llm.request.type': 'embedding', 'gen_ai.request.model': 'text-embedding-3-large' } }));
     expect(row.span_type).toBe('embedding');
+  });
+
+  it('reads indexed tool calls, tool results and list content JSON of model spans', () => {
+    const row = rowOf(
+      makeSpan({
+        attributes: {
+          'llm.request.type': 'chat',
+          'gen_ai.system': 'openai',
+          'gen_ai.request.model': 'gpt-4o',
+          'gen_ai.prompt.0.role': 'user',
+          'gen_ai.prompt.0.content': JSON.stringify([
+            { type: 'text', text: 'Weather here?' },
+            { type: 'image_url', image_url: { url: 'https://x.test/sky.jpg' } },
+          ]),
+          'gen_ai.prompt.1.role': 'assistant',
+          'gen_ai.prompt.1.tool_calls.0.id': 'call_1',
+          'gen_ai.prompt.1.tool_calls.0.name': 'get_weather',
+          'gen_ai.prompt.1.tool_calls.0.arguments': '{"city":"Paris"}',
+          'gen_ai.prompt.2.role': 'tool',
+          'gen_ai.prompt.2.content': '18°C',
+          'gen_ai.prompt.2.tool_call_id': 'call_1',
+          'gen_ai.completion.0.role': 'assistant',
+          'gen_ai.completion.0.finish_reason': 'tool_calls',
+          'gen_ai.completion.0.tool_calls.0.id': 'call_2',
+          'gen_ai.completion.0.tool_calls.0.name': 'get_umbrella',
+          'gen_ai.completion.0.tool_calls.0.arguments': '{}',
+        },
+      }),
+    );
+    expect(row).toMatchObject({ input: 'Weather here?', output: 'get_umbrella({})' });
+    expect(JSON.parse(row.input_messages)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'Weather here?' }, { type: 'uri', modality: 'image', uri: 'https://x.test/sky.jpg' }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', name: 'get_weather', id: 'call_1', arguments: { city: 'Paris' } }] },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: '18°C' }] },
+    ]);
+  });
+
+  it('unwraps single arguments, the LangChain callback form and message states', () => {
+    const single = rowOf(
+      makeSpan({
+        attributes: { 'traceloop.span.kind': 'task', 'traceloop.entity.input': '{"args": ["Translate: bonjour"], "kwargs": {}}', 'traceloop.entity.output': '"hello"' },
+      }),
+    );
+    expect(single).toMatchObject({ input: 'Translate: bonjour', output: 'hello' });
+    const langchain = rowOf(
+      makeSpan({
+        attributes: {
+          'traceloop.span.kind': 'workflow',
+          'traceloop.entity.input': JSON.stringify({ inputs: { question: 'Capital of France?' }, tags: [], metadata: {}, kwargs: { name: 'RunnableSequence' } }),
+          'traceloop.entity.output': JSON.stringify({ outputs: 'Paris', kwargs: { tags: [] } }),
+        },
+      }),
+    );
+    expect(langchain).toMatchObject({ input: '{"question":"Capital of France?"}', output: 'Paris' });
+    const graph = rowOf(
+      makeSpan({
+        attributes: {
+          'traceloop.span.kind': 'workflow',
+          'traceloop.entity.input': JSON.stringify({ inputs: { messages: [{ role: 'user', content: 'Plan a trip' }] }, tags: [], metadata: {}, kwargs: {} }),
+          'traceloop.entity.output': JSON.stringify({
+            outputs: { messages: [{ role: 'user', content: 'Plan a trip' }, { role: 'assistant', content: 'Here is a plan.' }] },
+            kwargs: {},
+          }),
+        },
+      }),
+    );
+    expect(graph).toMatchObject({ input: 'Plan a trip', output: 'Here is a plan.' });
   });
 });

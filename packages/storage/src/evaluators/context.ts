@@ -65,6 +65,9 @@ interface ContextSpanRow {
   output: string;
   tool_name: string;
   tool_arguments: string;
+  input_messages: string;
+  output_messages: string;
+  system_instructions: string;
   attributes: Record<string, string>;
   attribute_refs: Record<string, string>;
   resource_attributes: Record<string, string>;
@@ -93,6 +96,9 @@ export async function loadEvaluationContext(storage: Storage, projectId: string,
             toString(toUnixTimestamp64Nano(start_time)) AS start_ns, duration_ms, model, cost, total_tokens,
             leftUTF8(input, {maxChars:UInt32}) AS input, leftUTF8(output, {maxChars:UInt32}) AS output,
             tool_name, leftUTF8(tool_arguments, {maxChars:UInt32}) AS tool_arguments,
+            leftUTF8(input_messages, {maxChars:UInt32}) AS input_messages,
+            leftUTF8(output_messages, {maxChars:UInt32}) AS output_messages,
+            leftUTF8(system_instructions, {maxChars:UInt32}) AS system_instructions,
             attributes, attribute_refs, resource_attributes
           FROM spans FINAL
           WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
@@ -151,7 +157,7 @@ function contextSpanFromRow(row: ContextSpanRow): ContextSpan {
     output: row.output,
     toolName: row.tool_name || null,
     toolArguments: row.tool_arguments || null,
-    attributes: restoreAttributes(row.attributes, row.attribute_refs, { input: row.input, output: row.output, tool_arguments: row.tool_arguments }),
+    attributes: restoreAttributes(row.attributes, row.attribute_refs, row),
     resourceAttributes: row.resource_attributes,
   };
 }

@@ -1,4 +1,4 @@
-import { restoreAttributes } from '@aos/domain';
+import { apiMessages, apiParts, restoreAttributes, type ApiChatMessage, type ApiMessagePart } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';
@@ -12,6 +12,9 @@ interface SpanDetailRow extends SpanSummaryRow {
   scope_version: string;
   input: string;
   output: string;
+  input_messages: string;
+  output_messages: string;
+  system_instructions: string;
   session_id: string;
   user_id: string;
   tool_arguments: string;
@@ -36,8 +39,15 @@ export interface SpanDetail extends SpanSummary {
   environment: string | null;
   platform: string | null;
   scope: { name: string; version: string };
+  /** The text a person reads: the last user turn, a tool's arguments… */
   input: string;
+  /** The text a person reads: the answer, or the tool calls it asked for. */
   output: string;
+  /** The conversation the span sent, in the GenAI message shape with camelCase keys ([] when none). */
+  inputMessages: ApiChatMessage[];
+  outputMessages: ApiChatMessage[];
+  /** System instructions given apart from the messages, as parts. */
+  systemInstructions: ApiMessagePart[];
   sessionId: string | null;
   userId: string | null;
   toolArguments: string | null;
@@ -60,7 +70,8 @@ export async function getSpanDetail(
   const result = await storage.client.query({
     query: `
       SELECT ${SPAN_SUMMARY_SQL},
-        trace_id, environment, platform, scope_name, scope_version, input, output, session_id, user_id,
+        trace_id, environment, platform, scope_name, scope_version, input, output,
+        input_messages, output_messages, system_instructions, session_id, user_id,
         tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, dimensions, events, links,
         parent_span_id = '' OR parent_span_id IN (
           SELECT span_id FROM spans
@@ -85,15 +96,14 @@ export async function getSpanDetail(
     scope: { name: row.scope_name, version: row.scope_version },
     input: row.input,
     output: row.output,
+    inputMessages: apiMessages(row.input_messages),
+    outputMessages: apiMessages(row.output_messages),
+    systemInstructions: apiParts(row.system_instructions),
     sessionId: row.session_id || null,
     userId: row.user_id || null,
     toolArguments: row.tool_arguments || null,
     toolCallId: row.tool_call_id || null,
-    attributes: restoreAttributes(row.attributes, row.attribute_refs, {
-      input: row.input,
-      output: row.output,
-      tool_arguments: row.tool_arguments,
-    }),
+    attributes: restoreAttributes(row.attributes, row.attribute_refs, row),
     resourceAttributes: row.resource_attributes,
     dimensions: row.dimensions,
     events: parseEvents(row.events),

@@ -2,6 +2,7 @@ import type { Storage } from '../client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';
+import { attributeValueSql } from '../sql/attribute-value.ts';
 
 /** Span search across traces: every field optional but the project and the window. */
 export interface SpanSearchFilter {
@@ -56,10 +57,6 @@ const EQUALS: Array<[keyof SpanSearchFilter, string]> = [
   ['userId', 'user_id'],
 ];
 
-/** The value of an attribute, wherever it is stored (see attribute_refs). */
-const ATTRIBUTE_VALUE = (key: string) =>
-  `if(mapContains(attributes, ${key}), attributes[${key}], multiIf(attribute_refs[${key}] = 'input', input, attribute_refs[${key}] = 'output', output, attribute_refs[${key}] = 'tool_arguments', tool_arguments, NULL))`;
-
 /**
  * The conditions on `spans` rows of a span search, with their parameters added to
  * `params` under names starting with `prefix` (so they can sit beside a trace filter's).
@@ -96,7 +93,7 @@ export function spanSearchConditions(filter: SpanSearchFilter, params: Record<st
     params[p('qualityFlags')] = filter.qualityFlags;
   }
   filter.attributes?.forEach((attribute, i) => {
-    conditions.push(`${ATTRIBUTE_VALUE(`{${p(`attrKey${i}`)}:String}`)} = {${p(`attrValue${i}`)}:String}`);
+    conditions.push(`${attributeValueSql(`{${p(`attrKey${i}`)}:String}`, 'NULL')} = {${p(`attrValue${i}`)}:String}`);
     params[p(`attrKey${i}`)] = attribute.key;
     params[p(`attrValue${i}`)] = attribute.value;
   });

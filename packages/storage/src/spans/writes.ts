@@ -10,7 +10,7 @@ export const SPAN_COLUMNS = [
   'project_id', 'trace_id', 'span_id', 'parent_span_id', 'name', 'kind', 'span_type',
   'start_time', 'end_time', 'duration_ms', 'status', 'status_message', 'service_name',
   'environment', 'platform', 'scope_name', 'scope_version', 'agent_name', 'model', 'provider',
-  'input', 'output', 'input_tokens', 'output_tokens', 'total_tokens', 'cached_input_tokens',
+  'input', 'output', 'input_messages', 'output_messages', 'system_instructions', 'input_tokens', 'output_tokens', 'total_tokens', 'cached_input_tokens',
   'reasoning_tokens', 'cost', 'cost_source', 'session_id', 'user_id', 'tool_name',
   'tool_arguments', 'tool_call_id', 'time_to_first_token_ms', 'attributes', 'attribute_refs', 'resource_attributes',
   'events', 'links', 'quality_flags', 'masked_rules', 'dimensions', 'ingested_at',

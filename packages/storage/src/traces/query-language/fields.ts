@@ -1,4 +1,5 @@
 import { METADATA_PREFIXES, SPAN_QUALITY_FLAGS, SPAN_STATUSES, SPAN_TYPES } from '@aos/domain';
+import { attributeExistsSql, attributeValueSql } from '../../sql/attribute-value.ts';
 
 /**
  * The field catalogue of the trace query language: what a query may name, and the SQL
@@ -48,12 +49,9 @@ const OPERATORS: Record<FieldType, Operator[]> = {
   score: [...COMPARE, 'in', 'exists'],
 };
 
-/** The value of a span attribute; one promoted to input/output/tool_arguments is read from that column. */
+/** The value of a span attribute; one promoted to another column is read from that column. */
 function attributeSql(key: string) {
-  return {
-    value: `if(mapContains(attributes, ${key}), attributes[${key}], multiIf(attribute_refs[${key}] = 'input', input, attribute_refs[${key}] = 'output', output, attribute_refs[${key}] = 'tool_arguments', tool_arguments, ''))`,
-    exists: `(mapContains(attributes, ${key}) OR mapContains(attribute_refs, ${key}))`,
-  };
+  return { value: attributeValueSql(key, "''"), exists: attributeExistsSql(key) };
 }
 
 /** Where the conventions put metadata: flattened under a prefix, or a JSON object in `metadata` (OpenInference). */

@@ -1,0 +1,56 @@
+/**
+ * Google Agent Development Kit (scope `gcp.vertex.agent`): model calls (`call_llm`) carry
+ * the whole Gemini request and response as JSON (`gcp.vertex.agent.llm_request` /
+ * `.llm_response`), tool calls their arguments and response (`gcp.vertex.agent.tool_call_args`
+ * / `.tool_response`); agent and tool spans also carry GenAI semconv (read by genai.ts).
+ * Cached and thinking tokens are only in the response's `usage_metadata`.
+ */
+import type { OtlpSpan } from '@aos/otlp';
+import { textOf } from '../attributes.ts';
+import { conversationOf } from '../messages/bodies.ts';
+import { attributeJson, unquoteJson } from '../messages/json.ts';
+import { isObject } from '../messages/parts.ts';
+import { takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
+
+export const GOOGLE_ADK_SCOPE = 'gcp.vertex.agent';
+const PREFIX = 'gcp.vertex.agent.';
+
+function count(usage: Record<string, unknown>, snake: string, camel: string): number | undefined {
+  const value = usage[snake] ?? usage[camel];
+  return typeof value === 'number' ? value : undefined;
+}
+
+export function readGoogleAdk(span: OtlpSpan, f: SpanFacts, scopeName: string): void {
+  const a = span.attributes;
+  const request = a[`${PREFIX}llm_request`];
+  const response = a[`${PREFIX}llm_response`];
+  const args = textOf(a, `${PREFIX}tool_call_args`);
+  if (scopeName !== GOOGLE_ADK_SCOPE && request === undefined && response === undefined && args === undefined) return;
+  // ADK names itself as the GenAI system (`gcp.vertex.agent`): not a provider; the model tells.
+  if (textOf(a, 'gen_ai.system') === GOOGLE_ADK_SCOPE) f.provider ??= '';
+  f.sessionId ??= textOf(a, `${PREFIX}session_id`);
+  f.userId ??= textOf(a, `${PREFIX}user_id`);
+
+  if (request !== undefined || response !== undefined) {
+    f.spanType ??= 'llm';
+    const body = attributeJson(request);
+    takeInput(f, body === undefined ? undefined : conversationOf(body, 'input'));
+    const answer = attributeJson(response);
+    takeOutput(f, answer === undefined ? undefined : conversationOf(answer, 'output')?.messages);
+    const usage = isObject(answer) ? (answer['usage_metadata'] ?? answer['usageMetadata']) : undefined;
+    if (isObject(usage)) {
+      f.inputTokens ??= count(usage, 'prompt_token_count', 'promptTokenCount');
+      f.outputTokens ??= count(usage, 'candidates_token_count', 'candidatesTokenCount');
+      f.totalTokens ??= count(usage, 'total_token_count', 'totalTokenCount');
+      f.cacheReadTokens ??= count(usage, 'cached_content_token_count', 'cachedContentTokenCount');
+      f.reasoningTokens ??= count(usage, 'thoughts_token_count', 'thoughtsTokenCount');
+    }
+  }
+  if (args !== undefined) {
+    f.spanType ??= 'tool';
+    f.toolArguments ??= args;
+    takeInputText(f, args);
+    const result = textOf(a, `${PREFIX}tool_response`);
+    takeOutputText(f, result === undefined ? undefined : unquoteJson(result));
+  }
+}
