@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
-import { createRedisConnection, INGEST_QUEUE, type DeadLetter, type SpanBatchPayload } from '@aos/queue';
+import type { Queue } from 'bullmq';
+import type { DeadLetter, SpanBatchPayload } from '@aos/queue';
 import { readJson } from './support/api-types.ts';
+import { openIngestQueue } from './support/ingest-queue.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
-let connection: ReturnType<typeof createRedisConnection>;
+let ingest: ReturnType<typeof openIngestQueue>;
 let queue: Queue<SpanBatchPayload>;
 
 beforeAll(async () => {
   svc = await startTestService({ WRITER_JOB_ATTEMPTS: '2' });
-  connection = createRedisConnection(svc.env.REDIS_URL!);
-  queue = new Queue<SpanBatchPayload>(INGEST_QUEUE, { connection, prefix: svc.env.QUEUE_PREFIX! });
+  ingest = openIngestQueue(svc);
+  queue = ingest.queue;
 });
 afterAll(async () => {
-  await queue?.close();
-  await connection?.quit();
+  await ingest?.close();
   await svc?.stop();
 });
 

@@ -1,25 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import * as grpc from '@grpc/grpc-js';
-import { createRedisConnection, INGEST_QUEUE, type SpanBatchPayload } from '@aos/queue';
+import type { SpanBatchPayload } from '@aos/queue';
 import { createApiKey } from '@aos/storage';
 import { rawExportClient, retryDelaySeconds, type RawExportOutcome } from '../support/grpc.ts';
 import { recordSpans, serializeSpans } from '../support/otel.ts';
+import { openIngestQueue } from '../support/ingest-queue.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
 const LIMIT = 256 * 1024;
 let svc: TestService;
 let client: ReturnType<typeof rawExportClient>;
-let connection: ReturnType<typeof createRedisConnection>;
+let ingest: ReturnType<typeof openIngestQueue>;
 let queue: Queue<SpanBatchPayload>;
 let storedTraceId: string;
 
 beforeAll(async () => {
   svc = await startTestService({ INGEST_MAX_BODY_BYTES: String(LIMIT), INGEST_MAX_QUEUE_DEPTH: '2', INGEST_RETRY_AFTER_SECONDS: '7' }, { grpc: true });
   client = rawExportClient(svc.grpcAddress!);
-  connection = createRedisConnection(svc.env.REDIS_URL!);
-  queue = new Queue<SpanBatchPayload>(INGEST_QUEUE, { connection, prefix: svc.env.QUEUE_PREFIX! });
+  ingest = openIngestQueue(svc);
+  queue = ingest.queue;
   // A trace accepted before any refusal: it must survive everything below.
   const spans = recordSpans(5);
   storedTraceId = spans[0]!.spanContext().traceId;
@@ -28,8 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client?.close();
-  await queue?.close();
-  await connection?.quit();
+  await ingest?.close();
   await svc?.stop();
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '@aos/storage';
+import { createApiKey, type SessionDetail } from '@aos/storage';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -224,18 +224,18 @@ describe('GET /traces/sessions/:sessionId', () => {
     });
     expect(write.status, await write.clone().text()).toBe(200);
 
-    const session = await getJson('/sess-a');
+    const session: SessionDetail & { projectId: string } = await getJson('/sess-a');
     const { cost, traces, scores, ...figures } = session;
     expect(figures).toEqual({ projectId: 'default', ...expected['sess-a'], tracesTruncated: false, scoresTruncated: false });
     expect(cost).toBe(expectedCost['sess-a']);
-    expect(traces.map((t: any) => [t.traceId, t.startTime, t.status, t.userId, t.totalTokens, t.cost])).toEqual([
+    expect(traces.map((t) => [t.traceId, t.startTime, t.status, t.userId, t.totalTokens, t.cost])).toEqual([
       [T1.traceId, iso(at(0)), 'unset', 'alice', 1200, 0.0045],
       [T2.traceId, iso(at(10)), 'error', 'bob', 600, 0.00225],
     ]);
     // The root has no text: the trace's texts are its agent's.
-    expect([traces[0].input, traces[0].output]).toEqual(['where is my parcel?', 'it arrives today']);
+    expect([traces[0]!.input, traces[0]!.output]).toEqual(['where is my parcel?', 'it arrives today']);
     // Only scores on the session itself, not on its traces.
-    expect(scores.map((s: any) => [s.name, s.value, s.sessionId, s.comment])).toEqual([['csat', 4, 'sess-a', 'fine']]);
+    expect(scores.map((s) => [s.name, s.value, s.sessionId, s.comment])).toEqual([['csat', 4, 'sess-a', 'fine']]);
   });
 
   it('is not windowed: a detail covers traces outside the default list window', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKind, context, trace, type Attributes } from '@opentelemetry/api';
+import type { Page, SpanDetail, SpanListItem, TraceListItem } from '../support/api-types.ts';
 import { eventually, jsonCall, startTestService, type TestService } from '../support/service.ts';
 import { otlpExporter, tracerProvider } from '../support/otel.ts';
 
@@ -13,8 +14,8 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function getJson(path: string): Promise<any> {
-  const answer = await jsonCall(svc, path);
+async function getJson<T>(path: string): Promise<T> {
+  const answer = await jsonCall<T>(svc, path);
   expect(answer.status, `${path}: ${answer.text}`).toBe(200);
   return answer.body;
 }
@@ -86,7 +87,7 @@ describe('span messages', () => {
     const [vercelId, openInferenceId, mastraId] = ids;
 
     const vercel = await eventually(async () => {
-      const answer = await jsonCall<any>(svc, `/api/v1/traces/${traceId}/spans/${vercelId}`);
+      const answer = await jsonCall<SpanDetail>(svc, `/api/v1/traces/${traceId}/spans/${vercelId}`);
       return answer.status === 200 ? answer.body : undefined;
     }, 20_000, `span ${vercelId}`);
     expect(vercel.input).toBe('Is this receipt valid?');
@@ -108,20 +109,20 @@ describe('span messages', () => {
     expect(JSON.stringify(vercel.inputMessages)).not.toContain(IMAGE.slice(0, 64));
     expect(vercel.attributes['ai.prompt.messages']).toContain(IMAGE);
 
-    const openInference = await getJson(`/api/v1/traces/${traceId}/spans/${openInferenceId}`);
+    const openInference = await getJson<SpanDetail>(`/api/v1/traces/${traceId}/spans/${openInferenceId}`);
     expect(openInference).toMatchObject({ input: 'Summarise the receipt check', output: 'The receipt totals 42 EUR and is valid.' });
     expect(openInference.outputMessages).toEqual([
       { role: 'assistant', parts: [{ type: 'text', content: 'The receipt totals 42 EUR and is valid.' }], finishReason: 'stop' },
     ]);
 
-    const mastra = await getJson(`/api/v1/traces/${traceId}/spans/${mastraId}`);
+    const mastra = await getJson<SpanDetail>(`/api/v1/traces/${traceId}/spans/${mastraId}`);
     expect(mastra).toMatchObject({ type: 'agent', input: 'Check my receipt', output: 'Your receipt is valid.' });
     expect(mastra.systemInstructions).toEqual([{ type: 'text', content: 'You are the receipt agent.' }]);
 
     // Search reads the readable text, not the request bodies.
-    const found = await getJson(`/api/v1/traces/spans?traceId=${traceId}&search=${encodeURIComponent('totals 42 EUR')}`);
-    expect(found.data.map((s: any) => s.spanId)).toEqual([openInferenceId]);
-    const list = await getJson('/api/v1/traces?limit=10');
-    expect(list.data.find((t: any) => t.traceId === traceId)).toMatchObject({ input: 'Is my receipt valid?', output: 'Yes, it is valid.' });
+    const found = await getJson<Page<SpanListItem>>(`/api/v1/traces/spans?traceId=${traceId}&search=${encodeURIComponent('totals 42 EUR')}`);
+    expect(found.data.map((s) => s.spanId)).toEqual([openInferenceId]);
+    const list = await getJson<Page<TraceListItem>>('/api/v1/traces?limit=10');
+    expect(list.data.find((t) => t.traceId === traceId)).toMatchObject({ input: 'Is my receipt valid?', output: 'Yes, it is valid.' });
   });
 });
