@@ -5,6 +5,7 @@ import type { Logger } from '@aos/log';
 import type { EvaluatorSettings, MonitorSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
+import { openApiRoutes } from './openapi/routes.ts';
 import { apiKeyRoutes } from './routes/api-keys/index.ts';
 import { deadLetterRoutes } from './routes/dead-letters/index.ts';
 import { evaluatorRoutes } from './routes/trace-evaluators/index.ts';
@@ -50,6 +51,8 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/trace-dimensions', traceDimensionRoutes(deps));
   app.route('/trace-views', traceViewRoutes(deps));
   app.route('/trace-masking', traceMaskingRoutes(deps));
+  // GET /openapi.json and /reference: the document of every route above (and of ingest's).
+  app.route('/', openApiRoutes());
   return app;
 }
 

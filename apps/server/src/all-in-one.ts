@@ -39,6 +39,8 @@ export interface AllInOne {
   createdKey: CreatedApiKey | null;
   writer: Writer;
   storage: Storage;
+  /** The HTTP app: its routes are what the OpenAPI document must describe. */
+  app: Hono;
   stop(): Promise<void>;
 }
 
@@ -140,7 +142,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
     if (grpc) stops.push(() => grpc.stop());
     log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
-    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, stop };
+    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, app, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -41,7 +41,7 @@ export function encodeIdCursor(lastId: string | null): string | null {
   return lastId === null ? null : Buffer.from(lastId).toString('base64url');
 }
 
-const pageSchema = v.object({
+export const pageSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),
   sortBy: v.optional(v.picklist(SORT_FIELDS, `must be one of: ${SORT_FIELDS.join(', ')}`), 'startTime'),

@@ -20,7 +20,7 @@ const text = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength
 const number = v.pipe(v.string(), v.minLength(1, 'must be a number'), v.transform(Number), v.number(), v.check((n: number) => Number.isFinite(n), 'must be a number'), v.minValue(0, 'must not be negative'));
 const STORED_FLAGS = SPAN_QUALITY_FLAGS.filter((f) => !(TRACE_TREE_QUALITY_FLAGS as readonly string[]).includes(f));
 
-const spanFilterSchema = v.object({
+export const spanFilterSchema = v.object({
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
   projectId: v.optional(text),

@@ -54,7 +54,7 @@ const dimensionParam = v.pipe(
   v.check((d) => d.value.length <= MAX_DIMENSION_VALUE_CHARS, `the value must be at most ${MAX_DIMENSION_VALUE_CHARS} characters`),
 );
 
-const traceFilterSchema = v.object({
+export const traceFilterSchema = v.object({
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
   projectId: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),

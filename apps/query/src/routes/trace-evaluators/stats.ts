@@ -9,7 +9,7 @@ const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** Evaluators named in one answer (their names are looked up page by page). */
 const NAME_PAGE = 500;
 
-const statsSchema = v.object({
+export const statsSchema = v.object({
   projectId: v.optional(v.string()),
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),

@@ -35,7 +35,7 @@ const REPEATED_PARAMS = ['status', 'severity'] as const;
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
 const text = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'));
 
-const filterSchema = v.object({
+export const filterSchema = v.object({
   projectId: v.optional(v.string()),
   assetType: v.optional(oneOf(FINDING_ASSET_TYPES)),
   assetId: v.optional(text),
@@ -45,7 +45,7 @@ const filterSchema = v.object({
   severity: v.optional(v.array(oneOf(FINDING_SEVERITIES))),
 });
 
-const patchSchema = v.pipe(
+export const patchSchema = v.pipe(
   v.strictObject(
     {
       status: v.optional(oneOf(FINDING_STATUSES)),

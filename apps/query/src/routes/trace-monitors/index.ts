@@ -39,8 +39,8 @@ export interface MonitorRouteDeps {
 
 const MONITOR_ID = /^mon_[0-9a-f]{28}$/;
 
-const listSchema = v.object({ projectId: v.optional(v.string()), limit: limitParam(50), cursor: v.optional(v.string()) });
-const muteSchema = v.strictObject(
+export const listSchema = v.object({ projectId: v.optional(v.string()), limit: limitParam(50), cursor: v.optional(v.string()) });
+export const muteSchema = v.strictObject(
   { until: v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()], 'must be a time'), v.transform(String), timeParam))) },
   () => 'unknown field; the body takes only until',
 );

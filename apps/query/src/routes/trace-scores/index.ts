@@ -23,7 +23,7 @@ export interface ScoreRouteDeps {
   auth: KeyAuthenticator;
 }
 
-const targetSchema = v.pipe(
+export const targetSchema = v.pipe(
   v.object({
     traceId: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[0-9a-f]{32}$/, 'must be 32 hex characters'))),
     sessionId: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -31,7 +31,7 @@ const targetSchema = v.pipe(
   v.check((t) => (t.traceId === undefined) !== (t.sessionId === undefined), 'give exactly one of traceId and sessionId'),
 );
 
-const pageSchema = v.object({
+export const pageSchema = v.object({
   limit: limitParam(100),
   cursor: v.optional(v.string()),
 });

@@ -7,7 +7,7 @@ import { spanExportRoutes } from './export.ts';
 import type { ExportRouteDeps } from '../../../exports/export-request.ts';
 import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../../../filters/span-filter.ts';
 
-const pageSchema = v.object({
+export const pageSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),
 });
