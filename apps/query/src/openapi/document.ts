@@ -111,6 +111,13 @@ function operationId(op: Operation): string {
   return [op.method, ...op.path.split(/[^A-Za-z0-9]+/).filter(Boolean)].join('_');
 }
 
+/** What key an operation needs: `admin` covers read and write; `ingest` is its own scope. */
+function scopeNote(scope: Operation['scope']): string {
+  if (!scope) return '';
+  const admin = scope === 'read' || scope === 'write' ? ' (or `admin`)' : '';
+  return `Needs a key with the \`${scope}\` scope${admin}, sent as the x-api-key header.`;
+}
+
 function operationObject(op: Operation, tag: string) {
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(op.responses)) responses[status] = answerObject(answer);
@@ -125,9 +132,7 @@ function operationObject(op: Operation, tag: string) {
     operationId: operationId(op),
     tags: [tag],
     summary: op.summary,
-    ...(op.description || op.scope
-      ? { description: [op.description, op.scope ? `Needs a key with the \`${op.scope}\` scope (admin keys may read and write).` : ''].filter(Boolean).join('\n\n') }
-      : {}),
+    ...(op.description || op.scope ? { description: [op.description, scopeNote(op.scope)].filter(Boolean).join('\n\n') } : {}),
     ...(op.scope ? { security: [{ apiKey: [] }], 'x-scope': op.scope } : { security: [] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),

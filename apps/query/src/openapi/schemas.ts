@@ -54,6 +54,16 @@ export const health = v.object({ status: v.literal('ok') });
 
 const traceFlags = v.nullable(v.array(v.picklist(TRACE_FLAGS)));
 
+/** Tokens (input includes cached, output includes reasoning) and cost, of a span or summed over a trace. */
+const usage = {
+  inputTokens: count,
+  outputTokens: count,
+  totalTokens: count,
+  cachedInputTokens: count,
+  reasoningTokens: count,
+  cost: usd,
+};
+
 /** A trace and its figures, as a session lists it. */
 export const trace = v.object({
   traceId: text,
@@ -64,12 +74,7 @@ export const trace = v.object({
   status: v.picklist(['ok', 'error', 'unset']),
   spanCount: count,
   errorCount: count,
-  inputTokens: count,
-  outputTokens: count,
-  totalTokens: count,
-  cachedInputTokens: count,
-  reasoningTokens: count,
-  cost: usd,
+  ...usage,
   sessionId: nullableText,
   userId: nullableText,
   environment: nullableText,
@@ -99,12 +104,7 @@ const spanFields = {
   serviceName: text,
   model: nullableText,
   provider: nullableText,
-  inputTokens: count,
-  outputTokens: count,
-  totalTokens: count,
-  cachedInputTokens: count,
-  reasoningTokens: count,
-  cost: usd,
+  ...usage,
   costSource: nullableText,
   toolName: nullableText,
   agentName: nullableText,
