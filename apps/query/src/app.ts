@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
-import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
+import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
+import { createServiceApp, type Operations } from '@aos/metrics';
 import type { EvaluatorSettings, MonitorSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
@@ -53,12 +54,9 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   return app;
 }
 
-/** The query app on its own. */
-export function createQueryApp(deps: QueryAppDeps): Hono {
-  const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+/** The query app on its own, with health, readiness and metrics. */
+export function createQueryApp(deps: QueryAppDeps, ops: Operations): Hono {
+  const app = createServiceApp(ops, deps.logger);
   app.route('/api/v1', queryRoutes(deps));
-  app.onError(apiErrorHandler(deps.logger));
-  app.notFound(apiNotFound);
   return app;
 }
