@@ -8,6 +8,7 @@ import {
   monitorSettings,
   processSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
@@ -47,6 +48,7 @@ runMain(async () => {
     monitorSettings: monitorSettings(env),
     evaluationQueue,
     evaluatorSettings: evaluatorSettings(env),
+    retentionSettings: retentionSettings(env),
     logger: log,
   }, { metrics, readiness });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {

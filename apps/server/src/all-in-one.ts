@@ -10,6 +10,7 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
@@ -59,6 +60,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const maskingConfig = maskingSettings(env);
   const monitorConfig = monitorSettings(env);
   const evaluatorConfig = evaluatorSettings(env);
+  const retentionConfig = retentionSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -98,6 +100,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       settings: writerConfig,
       monitorSettings: monitorConfig,
       evaluatorSettings: evaluatorConfig,
+      retentionSettings: retentionConfig,
       logger: log,
       logLevel: logSettings(env).level,
       metrics,
@@ -133,6 +136,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         monitorSettings: monitorConfig,
         evaluationQueue,
         evaluatorSettings: evaluatorConfig,
+        retentionSettings: retentionConfig,
         logger: log,
       }),
     );

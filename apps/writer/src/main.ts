@@ -1,4 +1,15 @@
-import { ConfigError, evaluatorSettings, httpSettings, logSettings, monitorSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import {
+  ConfigError,
+  evaluatorSettings,
+  httpSettings,
+  logSettings,
+  monitorSettings,
+  processSettings,
+  queueSettings,
+  retentionSettings,
+  storageSettings,
+  writerSettings,
+} from '@aos/config';
 import { createLogger } from '@aos/log';
 import { createMetrics, createReadiness, createServiceApp } from '@aos/metrics';
 import { createRedisConnection } from '@aos/queue';
@@ -33,6 +44,7 @@ runMain(async () => {
     settings,
     monitorSettings: monitorConfig,
     evaluatorSettings: evaluatorSettings(env),
+    retentionSettings: retentionSettings(env),
     logger: log,
     logLevel,
     metrics,

@@ -1,7 +1,7 @@
-import type { EvaluatorSettings, MonitorSettings, WriterSettings } from '@aos/config';
+import type { EvaluatorSettings, MonitorSettings, RetentionSettings, WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
-import { TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
+import { RETENTION_JOB, TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { startEvaluationProcessor } from './evaluation-processor.ts';
 import { startMaintenanceProcessor } from './maintenance-processor.ts';
@@ -10,6 +10,7 @@ import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batch-p
 import { createCostStatsCache, runTraceFlagsPass } from './trace-flags-pass.ts';
 import { runTraceRollupPass } from './trace-rollup-pass.ts';
 import { startQueueGauges } from './queue-gauges.ts';
+import { runRetentionPass } from './retention-pass.ts';
 import { startWebhookProcessor } from './webhook-processor.ts';
 
 export interface WriterDeps {
@@ -19,6 +20,7 @@ export interface WriterDeps {
   settings: WriterSettings;
   monitorSettings: MonitorSettings;
   evaluatorSettings: EvaluatorSettings;
+  retentionSettings: RetentionSettings;
   logger: Logger;
   logLevel: LogLevel;
   metrics: Metrics;
@@ -79,6 +81,10 @@ export function startWriter(deps: WriterDeps): Writer {
           deps.metrics.maintenanceDue.set({ pass: 'trace_rollups' }, result.due);
           return result;
         },
+      },
+      [RETENTION_JOB]: {
+        everyMs: deps.retentionSettings.intervalMs,
+        run: () => runRetentionPass(storage, { defaultDays: deps.retentionSettings.defaultDays }),
       },
     },
   });

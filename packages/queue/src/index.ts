@@ -14,6 +14,7 @@ export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts
 export type { DeadLetter } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
+  RETENTION_JOB,
   TRACE_FLAGS_JOB,
   TRACE_ROLLUPS_JOB,
   createMaintenanceQueue,

@@ -11,3 +11,4 @@ export * from './findings/index.ts';
 export * from './exports/index.ts';
 export * from './project-settings/index.ts';
 export * from './keys/index.ts';
+export * from './retention/index.ts';
