@@ -1,5 +1,7 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
 import type { Storage } from '../client.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { QUIET_TRACE_LOOKBACK_MS } from '../traces/flags.ts';
 
@@ -57,6 +59,28 @@ export async function listProjectsWithData(storage: Storage): Promise<string[]> 
   return (await result.json<{ project_id: string }>()).map((r) => r.project_id).sort();
 }
 
+/** One step of a project's expiry: whether the table holds expired rows, and their deletion. */
+export interface ExpiryStep {
+  table: string;
+  find: Statement;
+  delete: Statement;
+}
+
+/** The steps of EXPIRING_TABLES for one project, in order: a pure builder (snapshot-tested). */
+export function expirySteps(cluster: string | undefined, projectId: string, cutoffMs: number, nowMs: number): ExpiryStep[] {
+  const params = { projectId, cutoff: msToDateTimeParam(cutoffMs), lookbackStart: nowMs - QUIET_TRACE_LOOKBACK_MS };
+  return EXPIRING_TABLES.map(({ table, sharded, where }) => {
+    const condition = `project_id = {projectId:String} AND ${where}`;
+    // The cluster name is validated as an identifier by the config schema.
+    const target = cluster && sharded ? `${table}_local ON CLUSTER ${cluster}` : table;
+    return {
+      table,
+      find: { query: `SELECT 1 FROM ${table} WHERE ${condition} LIMIT 1`, params },
+      delete: { query: `DELETE FROM ${target} WHERE ${condition}`, params },
+    };
+  });
+}
+
 /**
  * Deletes what expired in one project: the rows of EXPIRING_TABLES older than `cutoffMs`.
  * Each table is first asked whether it holds any (a cheap read on the project's key range),
@@ -64,21 +88,21 @@ export async function listProjectsWithData(storage: Storage): Promise<string[]> 
  * deleted from.
  */
 export async function expireProjectData(storage: Storage, projectId: string, cutoffMs: number, nowMs = Date.now()): Promise<string[]> {
-  const query_params = { projectId, cutoff: msToDateTimeParam(cutoffMs), lookbackStart: nowMs - QUIET_TRACE_LOOKBACK_MS };
+  // A replicated table refuses a mutation with a subquery unless told: each replica runs
+  // it on its own, which finds the same rows here (what expired stays expired).
+  const settings: ClickHouseSettings | undefined = storage.cluster ? { allow_nondeterministic_mutations: 1 } : undefined;
   const deleted: string[] = [];
-  for (const { table, sharded, where } of EXPIRING_TABLES) {
-    const condition = `project_id = {projectId:String} AND ${where}`;
+  for (const step of expirySteps(storage.cluster, projectId, cutoffMs, nowMs)) {
     const found = await storage.client.query({
-      query: `SELECT 1 FROM ${table} WHERE ${condition} LIMIT 1`,
-      query_params,
+      query: step.find.query,
+      query_params: step.find.params,
       format: 'JSONEachRow',
       ...named(storage, 'retention.expire.find'),
     });
     if ((await found.json()).length === 0) continue;
-    const target = storage.cluster && sharded ? `${table}_local ON CLUSTER ${storage.cluster}` : table;
     // A lightweight DELETE: the rows vanish from reads when it returns; merges free the space later.
-    await storage.client.command({ query: `DELETE FROM ${target} WHERE ${condition}`, query_params, ...named(storage, 'retention.expire.delete') });
-    if (!deleted.includes(table)) deleted.push(table);
+    await storage.client.command({ query: step.delete.query, query_params: step.delete.params, ...named(storage, 'retention.expire.delete', settings) });
+    if (!deleted.includes(step.table)) deleted.push(step.table);
   }
   return deleted;
 }
