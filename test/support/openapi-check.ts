@@ -11,7 +11,7 @@ const document = buildOpenApiDocument();
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema(document, 'openapi');
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 interface Template {
   path: string;
   pattern: RegExp;

@@ -6,6 +6,7 @@ import { exportTraceServiceRequest, exportTraceServiceResponse, ingestOperations
 import { scoreConfigOperations } from './operations/score-configs.ts';
 import { serviceOperations } from './operations/service.ts';
 import { dimensionOperations } from './operations/trace-dimensions.ts';
+import { retentionOperations } from './operations/trace-retention.ts';
 import { evaluatorOperations } from './operations/trace-evaluators.ts';
 import { findingOperations } from './operations/trace-findings.ts';
 import { maskingOperations } from './operations/trace-masking.ts';
@@ -27,9 +28,10 @@ export const OPERATION_GROUPS: ReadonlyArray<{ tag: string; description: string;
   { tag: 'trace-masking', description: "The project's masking policy, applied at ingest", operations: maskingOperations },
   { tag: 'trace-dimensions', description: 'Metadata keys to filter and group by', operations: dimensionOperations },
   { tag: 'trace-views', description: 'Saved trace filters with sort and columns', operations: viewOperations },
+  { tag: 'trace-retention', description: "How long the project's traces are kept", operations: retentionOperations },
   { tag: 'api-keys', description: 'Keys of a project (admin)', operations: apiKeyOperations },
   { tag: 'dead-letters', description: 'Span batches that failed for good (admin)', operations: deadLetterOperations },
-  { tag: 'service', description: 'Liveness and this document', operations: serviceOperations },
+  { tag: 'service', description: 'Liveness, readiness, metrics and this document', operations: serviceOperations },
 ];
 
 /** Schemas the document names under components; wherever one appears it is referred to. */
@@ -73,6 +75,7 @@ const ERROR_STATUSES: Record<number, string> = {
   404: 'not_found',
   409: 'conflict',
   422: 'unprocessable: well formed, but refused (details say why)',
+  503: 'unavailable: details name what does not answer',
 };
 
 const errorAnswer = (description: string) => ({

@@ -20,7 +20,7 @@ export interface Answer {
  * every operation with a key can answer (400, 401, 403), all in the error envelope.
  */
 export interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path template: `/api/v1/traces/{traceId}`. */
   path: string;
   summary: string;

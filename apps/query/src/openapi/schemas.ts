@@ -51,6 +51,7 @@ export function list<S extends v.GenericSchema>(row: S) {
 
 export const deleted = v.object({ id: text, deleted: v.literal(true) });
 export const health = v.object({ status: v.literal('ok') });
+export const ready = v.object({ status: v.literal('ready'), checks: v.record(v.string(), v.literal('ok')) });
 
 const traceFlags = v.nullable(v.array(v.picklist(TRACE_FLAGS)));
 
@@ -338,6 +339,14 @@ export const dimensionsAdded = v.object({
   alreadyPresent: v.array(text),
   data: v.array(dimensionKey),
   note: text,
+});
+
+const days = v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('days; null: kept for ever')));
+export const retention = v.object({
+  projectId: text,
+  days,
+  defaultDays: days,
+  override: v.nullable(v.object({ days, updatedAt: time, updatedBy: text })),
 });
 
 export const traceView = v.object({

@@ -11,6 +11,21 @@ export const serviceOperations: Operation[] = [
   },
   {
     method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: storage and Redis answer and every migration is applied',
+    scope: null,
+    responses: { 200: { description: 'Ready', json: s.ready } },
+    errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics of the process (text exposition format)',
+    scope: null,
+    responses: { 200: { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } } },
+  },
+  {
+    method: 'get',
     path: '/api/v1/openapi.json',
     summary: 'This document (OpenAPI 3.1)',
     scope: null,
