@@ -13,7 +13,7 @@ import {
 } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher, withMigrationLock } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
@@ -29,8 +29,9 @@ runMain(async () => {
     throw new ConfigError('CLICKHOUSE_URL: required when query runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  await migrate(storage);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  // Writers and query processes often start together: the lock lets one apply the migrations.
+  await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
   const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });

@@ -1,5 +1,6 @@
 import { ConfigError, evaluatorSettings, logSettings, monitorSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createLogger } from '@aos/log';
+import { createRedisConnection, withMigrationLock } from '@aos/queue';
 import { onShutdownSignal, runMain } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { startWriter } from './writer.ts';
@@ -18,7 +19,10 @@ runMain(async () => {
     throw new ConfigError('CLICKHOUSE_URL: required when the writer runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  await migrate(storage);
+  // Writers and query processes often start together: the lock lets one apply the migrations.
+  const lockConnection = createRedisConnection(queueConfig.redisUrl, log);
+  await withMigrationLock(lockConnection, queueConfig.prefix, log, () => migrate(storage));
+  await lockConnection.quit();
   const writer = startWriter({
     storage,
     redisUrl: queueConfig.redisUrl,

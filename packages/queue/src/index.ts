@@ -1,4 +1,5 @@
 export { createRedisConnection } from './redis.ts';
+export { withMigrationLock } from './migration-lock.ts';
 export type { Redis } from './redis.ts';
 export {
   INGEST_QUEUE,
