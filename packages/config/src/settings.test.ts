@@ -30,6 +30,10 @@ describe('settings', () => {
       url: undefined,
       user: 'default',
       password: '',
+      caCertFile: undefined,
+      connectTimeoutMs: 5_000,
+      requestTimeoutMs: 120_000,
+      readRetries: 2,
       database: 'aos',
       cluster: undefined,
       dataDir: './data',
@@ -87,6 +91,12 @@ describe('settings', () => {
     // A host:port without a scheme parses as a URL with scheme "localhost:"; the scheme check catches it.
     expect(messageOf(() => queueSettings({ REDIS_URL: 'localhost:6379' }))).toContain('REDIS_URL: must start with redis:// or rediss://');
     expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'tcp://ch:9000' }))).toContain('CLICKHOUSE_URL: must start with http:// or https://');
+  });
+
+  it('takes ClickHouse credentials from their variables only, and a CA only for https', () => {
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://aos:secret@clickhouse:8123' }))).toMatch(/CLICKHOUSE_URL: must not carry credentials; set CLICKHOUSE_USER and CLICKHOUSE_PASSWORD/);
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_CA_CERT: '/ca.pem' }))).toMatch(/CLICKHOUSE_CA_CERT: only with an https:\/\/ CLICKHOUSE_URL/);
+    expect(storageSettings({ CLICKHOUSE_URL: 'https://clickhouse:8443', CLICKHOUSE_CA_CERT: '/ca.pem' }).caCertFile).toBe('/ca.pem');
   });
 
   it('takes OTLP_GRPC_PORT=0 as off, and TLS files only as a pair', () => {
