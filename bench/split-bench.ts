@@ -49,7 +49,7 @@ export async function runSplitBench(options: { senders: number; poolRequests: nu
     const run = async (writers: Part[]) => {
       const projectId = `split-${writers.length}w`;
       const key = (await createApiKey(storage, { projectId, name: 'bench', scopes: ['ingest', 'read'] })).secret;
-      const target: Target = { transport: 'http', url: ingest.url!, grpcAddress: '', key };
+      const target: Target = { transport: 'http', url: ingest.url, grpcAddress: '', key };
       const { result, cores } = await measureCpu(
         {
           ingest: [ingest.process.pid!],

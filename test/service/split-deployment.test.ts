@@ -63,7 +63,7 @@ afterAll(async () => {
 
 /** Exports one trace of `spans` spans through the stock OTLP/HTTP protobuf exporter; resolves once ingest acked it. */
 async function exportTrace(spans: number): Promise<void> {
-  const exporter = otlpExporter('proto', ingest.url!, key);
+  const exporter = otlpExporter('proto', ingest.url, key);
   const code = await new Promise<ExportResultCode>((resolve) => exporter.export(recordSpans(spans, { 'split.test': true }), (r) => resolve(r.code)));
   await exporter.shutdown();
   expect(code).toBe(ExportResultCode.SUCCESS);
@@ -82,12 +82,16 @@ async function storedFigures() {
 }
 
 describe('split deployment', () => {
-  it('applied the migrations once although four processes started together', async () => {
+  it('applied the migrations once although four processes started together, and every part reports ready', async () => {
     const rows = await (
       await storage.client.query({ query: 'SELECT name, count() AS n FROM schema_migrations GROUP BY name ORDER BY name', format: 'JSONEachRow' })
     ).json<{ name: string; n: string }>();
     expect(rows.length).toBeGreaterThanOrEqual(15);
     expect(rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
+    for (const part of [ingest, query, ...writers]) {
+      const res = await fetch(`${part.url}/readyz`);
+      expect(res.status, `${part.script} /readyz: ${await res.clone().text()}`).toBe(200);
+    }
   });
 
   it('stores what ingest acked through two writers, loses and duplicates nothing when one is killed, and query answers meanwhile', async () => {

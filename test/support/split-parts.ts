@@ -7,12 +7,12 @@ const SCRIPTS = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { sc
 
 export type PartScript = 'start:ingest' | 'start:writer' | 'start:query';
 
-/** The log line each part writes once it serves (ingest and query give their port). */
-const READY: Record<PartScript, string> = { 'start:ingest': 'ingest listening', 'start:writer': 'writer started', 'start:query': 'query listening' };
+/** The log line each part writes once it serves, with its HTTP port. */
+const READY: Record<PartScript, string> = { 'start:ingest': 'ingest listening', 'start:writer': 'writer metrics listening', 'start:query': 'query listening' };
 
 export interface Part {
   script: PartScript;
-  url: string | undefined;
+  url: string;
   process: ChildProcess;
   output(): string;
   /** The exit, or 'still running' after `ms`. */
@@ -32,7 +32,7 @@ export function startPart(script: PartScript, env: Record<string, string>): Prom
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const part = (url: string | undefined): Part => ({
+  const part = (url: string): Part => ({
     script,
     url,
     process: child,
@@ -45,9 +45,9 @@ export function startPart(script: PartScript, env: Record<string, string>): Prom
       output += chunk.toString();
       for (const line of output.split('\n')) {
         if (!line.includes(READY[script])) continue;
-        const port = (JSON.parse(line) as { port?: number }).port;
+        const { port } = JSON.parse(line) as { port: number };
         clearTimeout(timer);
-        resolve(part(port === undefined ? undefined : `http://127.0.0.1:${port}`));
+        resolve(part(`http://127.0.0.1:${port}`));
         child.stdout!.off('data', onData);
         child.stderr!.off('data', onData);
         child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
