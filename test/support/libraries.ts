@@ -49,8 +49,9 @@ export interface LibraryHarness {
   provider: BasicTracerProvider;
   /** Runs `scenario` under a root span of the application's own and answers its trace id. */
   inTrace(name: string, scenario: (tracer: Tracer) => Promise<unknown>): Promise<string>;
-  /** The spans of a trace once `count` have arrived, in full (span detail), by start time. */
-  spans(traceId: string, count: number): Promise<SpanDetail[]>;
+  /** The spans of a trace once `count` have arrived, in full (span detail), by start time;
+   *  `flush` runs before each look (an exporter of the library's own to push along). */
+  spans(traceId: string, count: number, flush?: () => Promise<void>): Promise<SpanDetail[]>;
   stop(): Promise<void>;
 }
 
@@ -79,9 +80,10 @@ export async function startLibraryHarness(serviceName: string): Promise<LibraryH
       await provider.forceFlush();
       return root.spanContext().traceId;
     },
-    async spans(traceId, count) {
+    async spans(traceId, count, flush) {
       const nodes = await eventually(
         async () => {
+          await flush?.();
           const answer = await jsonCall<TraceDetail>(svc, `/api/v1/traces/${traceId}`);
           if (answer.status !== 200) return undefined;
           const all = flatten(answer.body.spans);
