@@ -12,7 +12,7 @@ import {
   type ScoreTarget,
   type Storage,
 } from '@aos/storage';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
+import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
 import { patchScoreSchema, writeScoresBodySchema } from './score-input.ts';
 import { dataTypeOf, writeScores } from './write-scores.ts';
@@ -53,7 +53,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     const projectId = projectFor(c.var.apiKey, query.projectId as string | undefined);
     const target = parseTarget(query);
     const page = parseOrThrow(pageSchema, { limit: query.limit, cursor: query.cursor }, 'pagination');
-    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { createdMs: /^\d+$/, id: /^/ });
+    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { createdMs: MILLIS_CURSOR_PART, id: /^/ });
     const result = await listScores(deps.storage, projectId, target, { limit: page.limit, ...(after ? { after } : {}) });
     return c.json({
       data: result.scores,
