@@ -8,6 +8,8 @@ import {
   monitorSettings,
   processSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
@@ -44,6 +46,10 @@ runMain(async () => {
     monitorSettings: monitorSettings(env),
     evaluationQueue,
     evaluatorSettings: evaluatorSettings(env),
+    reads: readSettings(env),
+    rateLimits: rateLimitSettings(env),
+    redis: connection,
+    queuePrefix: queueConfig.prefix,
     logger: log,
   });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {

@@ -11,6 +11,8 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
@@ -129,6 +131,10 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         monitorSettings: monitorConfig,
         evaluationQueue,
         evaluatorSettings: evaluatorConfig,
+        reads: readSettings(env),
+        rateLimits: rateLimitSettings(env),
+        redis: connection,
+        queuePrefix: queueConfig.prefix,
         logger: log,
       }),
     );

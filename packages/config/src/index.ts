@@ -11,6 +11,8 @@ export {
   otlpGrpcSettings,
   processSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   storageSettings,
   writerSettings,
 } from './settings.ts';
@@ -24,6 +26,8 @@ export type {
   OtlpGrpcSettings,
   ProcessSettings,
   QueueSettings,
+  RateLimitSettings,
+  ReadSettings,
   StorageSettings,
   WriterSettings,
 } from './settings.ts';
