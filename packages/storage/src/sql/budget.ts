@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ClickHouseError, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import type { Storage } from '../client.ts';
 
 /**
@@ -111,7 +111,8 @@ const TOO_EXPENSIVE_CODES = new Set([
 
 /** Whether an error is a statement's budget running out, and which kind. */
 export function budgetExceeded(err: unknown): 'timeout' | 'too_expensive' | null {
-  if (!(err instanceof ClickHouseError)) return null;
+  // By shape, not class: chDB's connection builds its ClickHouseError from its own copy of the class.
+  if (!(err instanceof Error) || !('type' in err) || !('code' in err) || typeof err.code !== 'string') return null;
   if (TIMEOUT_CODES.has(err.code)) return 'timeout';
   if (TOO_EXPENSIVE_CODES.has(err.code)) return 'too_expensive';
   return null;
