@@ -11,7 +11,7 @@ export type { SpanBatchJob, SpanBatchPayload } from './ingest-queue.ts';
 export { startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts';
-export type { DeadLetter } from './dead-letters.ts';
+export type { DeadLetter, DeadLetterCause } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
   TRACE_FLAGS_JOB,

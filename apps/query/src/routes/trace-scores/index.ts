@@ -14,7 +14,7 @@ import {
 } from '@aos/storage';
 import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
-import { patchScoreSchema, writeScoresBodySchema } from './score-input.ts';
+import { patchScoreSchema, scoreBatchProblems, writeScoresBodySchema } from './score-input.ts';
 import { dataTypeOf, writeScores } from './write-scores.ts';
 import { jsonBody } from '../../request-helpers.ts';
 
@@ -45,6 +45,10 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
   app.post('/', write, async (c) => {
     queryParams(c.req.url, { single: [] });
     const body = parseOrThrow(writeScoresBodySchema, await jsonBody(c), 'body');
+    const problems = scoreBatchProblems(body.scores);
+    if (problems.length > 0) {
+      throw new ApiError('invalid_request', `${problems.length} of ${body.scores.length} scores are malformed, so none was written: ${problems[0]!.field}: ${problems[0]!.message}`, problems);
+    }
     return c.json({ scores: await writeScores(deps.storage, c.var.apiKey, body.scores) });
   });
 
