@@ -12,13 +12,16 @@ const HEAVY_READS = [
   /^\/traces\/sessions(\/.*)?$/,
   /^\/traces\/spans\/?$/,
   /^\/trace-evaluators\/stats\/?$/,
-  /^\/trace-scores\/?$/,
+  /^\/trace-scores(\/summary)?\/?$/,
 ];
+/** A monitor's measure over its window, computed for a draft. */
+const HEAVY_POSTS = /^\/trace-monitors\/preview\/?$/;
 /** Streams of a whole window: a statement per slice, each with the export budget. */
 const EXPORTS = /^\/traces\/(spans\/)?export\/?$/;
 
 /** The cost class of a request, by method and its path below /api/v1. */
 export function readCostOf(method: string, path: string): ReadCost {
+  if (method === 'POST' && HEAVY_POSTS.test(path)) return 'heavy';
   if (method !== 'GET') return 'light';
   if (EXPORTS.test(path)) return 'export';
   return HEAVY_READS.some((pattern) => pattern.test(path)) ? 'heavy' : 'light';

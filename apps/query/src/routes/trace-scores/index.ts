@@ -70,7 +70,10 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     const projectId = projectFor(c.var.apiKey, query.projectId as string | undefined);
     const byTarget = query.traceId !== undefined || query.sessionId !== undefined;
     if (byTarget && (query.startTime !== undefined || query.endTime !== undefined)) {
-      throw new ApiError('invalid_request', 'give traceId or sessionId, or a trace filter (startTime, endTime), not both');
+      const field = query.startTime !== undefined ? 'startTime' : 'endTime';
+      throw new ApiError('invalid_request', 'give traceId or sessionId, or a trace filter (startTime, endTime), not both', [
+        { field, message: 'cannot be combined with traceId or sessionId' },
+      ]);
     }
     const scope = byTarget ? parseTarget(query) : { traceFilter: await readTraceFilter(query, c.var.apiKey, deps.storage) };
     return c.json({ data: await summarizeScores(deps.storage, projectId, scope) });
@@ -90,7 +93,10 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     };
     const config = (await findActiveScoreConfigs(deps.storage, current.projectId, [current.name])).get(current.name);
     const reason = config ? checkScoreAgainstConfig(config, { value: next.value, stringValue: next.stringValue }) : null;
-    if (reason) throw new ApiError('unprocessable', `does not fit score config "${current.name}": ${reason}`);
+    if (reason) {
+      const field = patch.value !== undefined ? 'value' : 'stringValue';
+      throw new ApiError('unprocessable', `does not fit score config "${current.name}": ${reason}`, [{ field, message: reason }]);
+    }
     await writeScoreVersions(deps.storage, [{ ...next, configId: config?.id ?? next.configId }]);
     return c.json(next);
   });
