@@ -69,7 +69,9 @@ interface BudgetedParams {
 function budgeted<P extends BudgetedParams>(engine: Storage['engine'], params: P): P {
   const scope = scopes.getStore();
   if (!scope) return params;
-  const signal = scope.signal ?? params.abort_signal;
+  // The request's signal, and the call's own if it has one: either stops the statement.
+  const signals = [scope.signal, params.abort_signal].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   const settings = budgetSettings(scope.budget);
   const withSignal = signal ? { ...params, abort_signal: signal } : params;
   if (engine === 'embedded') return { ...withSignal, query: withSettingsClause(params.query, settings) };
