@@ -92,13 +92,8 @@ export function budgetedStorage(storage: Storage): Storage {
   const client: ClickHouseClient = Object.create(inner);
   client.query = ((params: BudgetedParams) => inner.query(budgeted(storage.engine, params) as Parameters<ClickHouseClient['query']>[0])) as ClickHouseClient['query'];
   client.exec = (params) => inner.exec(budgeted(storage.engine, params));
-  return {
-    client,
-    engine: storage.engine,
-    cluster: storage.cluster,
-    insertRows: (...args) => storage.insertRows(...args),
-    close: () => storage.close(),
-  };
+  // The other members are the storage's own (openStorage's are closures, not methods of a class).
+  return { ...storage, client };
 }
 
 /** Engine error codes of a budget running out: the time, or what the statement may read or hold. */
