@@ -6,8 +6,8 @@ import type { RateLimitSettings } from '@aos/config';
 /**
  * Per-key and per-project limits, counted in Redis so that every query process of a
  * deployment counts against the same numbers (a per-process count would multiply each
- * limit by the number of processes). Should Redis fail, each process counts on its own
- * (rate-limiter-flexible's insurance limiter) rather than refusing every read.
+ * limit by the number of processes). While Redis is unreachable each process counts on its
+ * own (rate-limiter-flexible's insurance limiter) rather than holding or refusing every read.
  */
 export class RateLimits {
   private readonly perKey: RateLimiterAbstract | null;
@@ -30,6 +30,9 @@ export class RateLimits {
             keyPrefix: `${prefix}:rate:${name}`,
             points,
             duration,
+            // The queue's connection queues commands while Redis is away rather than failing
+            // them: without this a read would wait for Redis instead of being counted here.
+            rejectIfRedisNotReady: true,
             insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${prefix}:rate:${name}`, points, duration }),
           });
     this.perKey = limiter('key', settings.keyRequestsPerSecond, 1);
