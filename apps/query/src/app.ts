@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
-import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
+import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { Redis } from 'ioredis';
-import type { EvaluatorSettings, MonitorSettings, RateLimitSettings, ReadSettings } from '@aos/config';
+import { createServiceApp, type Operations } from '@aos/metrics';
+import type { EvaluatorSettings, MonitorSettings, RateLimitSettings, ReadSettings, RetentionSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import { budgetedStorage, type Storage } from '@aos/storage';
 import { RateLimits } from './guards/rate-limits.ts';
@@ -17,6 +18,7 @@ import { scoreConfigRoutes } from './routes/score-configs/index.ts';
 import { scoreRoutes } from './routes/trace-scores/index.ts';
 import { traceDimensionRoutes } from './routes/trace-dimensions/index.ts';
 import { traceMaskingRoutes } from './routes/trace-masking/index.ts';
+import { traceRetentionRoutes } from './routes/trace-retention/index.ts';
 import { traceRoutes } from './routes/traces/index.ts';
 import { traceViewRoutes } from './routes/trace-views/index.ts';
 
@@ -42,6 +44,8 @@ export interface QueryAppDeps {
   rateLimits: RateLimitSettings;
   redis: Redis;
   queuePrefix: string;
+  /** RETENTION_DAYS, shown beside a project's own retention. */
+  retentionSettings: RetentionSettings;
   logger: Logger;
 }
 
@@ -69,15 +73,13 @@ export function queryRoutes(appDeps: QueryAppDeps): Hono {
   app.route('/trace-dimensions', traceDimensionRoutes(deps));
   app.route('/trace-views', traceViewRoutes(deps));
   app.route('/trace-masking', traceMaskingRoutes(deps));
+  app.route('/trace-retention', traceRetentionRoutes(deps));
   return app;
 }
 
-/** The query app on its own. */
-export function createQueryApp(deps: QueryAppDeps): Hono {
-  const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+/** The query app on its own, with health, readiness and metrics. */
+export function createQueryApp(deps: QueryAppDeps, ops: Operations): Hono {
+  const app = createServiceApp(ops, deps.logger);
   app.route('/api/v1', queryRoutes(deps));
-  app.onError(apiErrorHandler(deps.logger));
-  app.notFound(apiNotFound);
   return app;
 }

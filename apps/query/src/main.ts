@@ -10,11 +10,13 @@ import {
   queueSettings,
   rateLimitSettings,
   readSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
+import { createMetrics, createReadiness } from '@aos/metrics';
 import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -33,6 +35,8 @@ runMain(async () => {
   const storage = await openStorage(storageConfig);
   await migrate(storage);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  const metrics = createMetrics();
+  const readiness = createReadiness(metrics, { storage, redis: connection });
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
   const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
@@ -50,8 +54,9 @@ runMain(async () => {
     rateLimits: rateLimitSettings(env),
     redis: connection,
     queuePrefix: queueConfig.prefix,
+    retentionSettings: retentionSettings(env),
     logger: log,
-  });
+  }, { metrics, readiness });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {
     await queue.close();
     await monitorQueue.close();

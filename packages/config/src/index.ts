@@ -13,6 +13,7 @@ export {
   queueSettings,
   rateLimitSettings,
   readSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from './settings.ts';
@@ -28,6 +29,7 @@ export type {
   QueueSettings,
   RateLimitSettings,
   ReadSettings,
+  RetentionSettings,
   StorageSettings,
   WriterSettings,
 } from './settings.ts';

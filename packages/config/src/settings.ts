@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ConfigError, enumSetting, intSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
+import { ConfigError, enumSetting, intSetting, optionalIntSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -134,6 +134,12 @@ export const SETTINGS = {
     RATE_LIMIT_PROJECT_RPS: intSetting(200, 0),
     /** Heavy reads one key runs at once across query processes; 0: no limit. */
     RATE_LIMIT_KEY_HEAVY_CONCURRENCY: intSetting(4, 0),
+  },
+  retention: {
+    /** Days a trace (its spans and everything derived from it) is kept after its start; unset: for ever. A project may override it. */
+    RETENTION_DAYS: optionalIntSetting(1, 36_500),
+    /** How often the writers delete what has expired. */
+    RETENTION_INTERVAL_MS: intSetting(3_600_000, 1000, 7 * 86_400_000),
   },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
@@ -291,6 +297,12 @@ export function rateLimitSettings(env: Env) {
   };
 }
 export type RateLimitSettings = ReturnType<typeof rateLimitSettings>;
+/** The writers expire data by it; query shows it beside a project's override. */
+export function retentionSettings(env: Env) {
+  const s = parseEnv(SETTINGS.retention, env);
+  return { defaultDays: s.RETENTION_DAYS ?? null, intervalMs: s.RETENTION_INTERVAL_MS };
+}
+export type RetentionSettings = ReturnType<typeof retentionSettings>;
 
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };

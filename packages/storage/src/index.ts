@@ -1,7 +1,7 @@
 // The storage package: one line per domain folder; each folder's index names what it offers.
 export * from './client.ts';
 export { budgetExceeded, budgetedStorage, runWithBudget, type QueryBudget } from './sql/budget.ts';
-export { migrate, loadMigrations, splitStatements } from './migrations.ts';
+export { migrate, loadMigrations, pendingMigrations, splitStatements } from './migrations.ts';
 export * from './traces/index.ts';
 export * from './spans/index.ts';
 export * from './sessions/index.ts';
@@ -12,3 +12,4 @@ export * from './findings/index.ts';
 export * from './exports/index.ts';
 export * from './project-settings/index.ts';
 export * from './keys/index.ts';
+export * from './retention/index.ts';
