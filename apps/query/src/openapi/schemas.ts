@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { FINDING_SEVERITIES, MONITOR_STATES, TRACE_FLAGS } from '@aos/domain';
+import { ERROR_CODES, type ErrorCode } from '@aos/http';
 import {
   API_KEY_SCOPES,
   EXPORT_FORMATS,
@@ -28,10 +29,7 @@ const usd = v.pipe(v.number(), v.description('USD, rounded to 1e-10'));
 /** The one error shape of the API. */
 export const errorEnvelope = v.object({
   error: v.object({
-    code: v.picklist([
-      'invalid_request', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict',
-      'payload_too_large', 'unsupported_media_type', 'unprocessable', 'rate_limited', 'internal', 'unavailable',
-    ]),
+    code: v.picklist(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
     message: text,
     /** Present when there is something to point at: each field in question and what is wrong with it. */
     details: v.optional(v.array(v.object({ field: v.optional(text), message: text }))),
