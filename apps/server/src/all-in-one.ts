@@ -113,6 +113,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     const traces = createTraceExportPipeline({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log });
+    stops.push(() => traces.close());
     const app = new Hono();
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
@@ -134,7 +135,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     );
     app.onError(apiErrorHandler(log));
     app.notFound(apiNotFound);
-    const server = await listen(app, http.host, http.port);
+    const server = await listen(app, http.host, http.port, http);
     stops.push(() => server.close());
     // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
     const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });

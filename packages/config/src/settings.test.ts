@@ -25,7 +25,7 @@ function messageOf(fn: () => unknown): string {
 
 describe('settings', () => {
   it('has working defaults for an empty environment', () => {
-    expect(httpSettings({})).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(httpSettings({})).toEqual({ host: '127.0.0.1', port: 8080, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
     expect(storageSettings({})).toEqual({
       url: undefined,
       user: 'default',
@@ -36,7 +36,16 @@ describe('settings', () => {
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
-    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5, projectSettingsTtlMs: 5000 });
+    expect(ingestSettings({})).toEqual({
+      maxBodyBytes: 64 * 1024 * 1024,
+      maxQueueDepth: 500,
+      retryAfterSeconds: 5,
+      projectSettingsTtlMs: 5000,
+      maxInflightBytes: 256 * 1024 * 1024,
+      decodeThreads: 2,
+      decodeThreadMinBytes: 64 * 1024,
+      limits: { maxAttributes: 1024, maxEvents: 1024, maxLinks: 128, maxValueLength: 1024 * 1024, maxValueDepth: 16 },
+    });
     expect(otlpGrpcSettings({})).toEqual({ port: 4317, tls: null });
     expect(maskingSettings({})).toEqual({ hashKey: '' });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });

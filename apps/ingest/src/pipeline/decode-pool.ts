@@ -1,0 +1,50 @@
+import { Tinypool } from 'tinypool';
+import { readExport, type OtlpEncoding, type ReadExportFailure, type ReadExportResult, type SpanLimits } from '@aos/otlp';
+import type { DecodeTask } from './decode-thread.ts';
+
+/** Decode threads not used for this long exit; the next large body starts one again. */
+const IDLE_THREAD_MS = 60_000;
+
+export interface DecodePoolOptions {
+  /** Threads (INGEST_DECODE_THREADS); 0 decodes everything on the calling thread. */
+  threads: number;
+  /** Bodies smaller than this (INGEST_DECODE_THREAD_MIN_BYTES) are decoded in place: a thread round trip costs more. */
+  minBytes: number;
+  limits: SpanLimits;
+}
+
+export interface DecodePool {
+  decode(body: Uint8Array, encoding: OtlpEncoding, receivedAtMs: number): Promise<ReadExportResult | ReadExportFailure>;
+  close(): Promise<void>;
+}
+
+/**
+ * Decodes, validates and limits export bodies. A large body takes hundreds of milliseconds
+ * of CPU (a 100,000-attribute or megabyte-string one, seconds when several arrive at once);
+ * on worker threads that time no longer holds the event loop, so health checks, small
+ * exports and the Redis calls of admission keep being answered meanwhile.
+ */
+export function createDecodePool(opts: DecodePoolOptions): DecodePool {
+  const pool =
+    opts.threads > 0
+      ? new Tinypool({
+          filename: new URL('./decode-thread-boot.mjs', import.meta.url).href,
+          minThreads: 0,
+          maxThreads: opts.threads,
+          idleTimeout: IDLE_THREAD_MS,
+        })
+      : null;
+  return {
+    async decode(body, encoding, receivedAtMs) {
+      const nowUnixNano = BigInt(receivedAtMs) * 1_000_000n;
+      if (!pool || body.byteLength < opts.minBytes) return readExport(body, encoding, { nowUnixNano, limits: opts.limits });
+      const task: DecodeTask = { body, encoding, nowUnixNano: String(nowUnixNano), limits: opts.limits };
+      // A body that owns its whole buffer is moved, not copied; a view into a larger one is copied.
+      const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+      return pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {}) as Promise<ReadExportResult | ReadExportFailure>;
+    },
+    async close() {
+      await pool?.destroy();
+    },
+  };
+}
