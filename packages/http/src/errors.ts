@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -59,6 +60,13 @@ export function apiErrorHandler(logger: Logger): ErrorHandler {
     if (err instanceof HTTPException && err.status < 500) {
       const code = (Object.entries(ERROR_CODES).find(([, s]) => s === err.status)?.[0] ?? 'invalid_request') as ErrorCode;
       return c.json(errorBody(code, err.message || code, requestId), err.status as ContentfulStatusCode);
+    }
+    if (c.req.raw.signal.aborted) {
+      // The client went away, or Node cut it off as too slow (HTTP_REQUEST_TIMEOUT_MS) and
+      // answered 408 itself: its unfinished body failed the read, no fault of ours. This
+      // answer reaches nobody.
+      logger.info('client aborted the request', { requestId, path: c.req.path, reason: (err as Error).message });
+      return c.json(errorBody('request_timeout', 'the request was not received whole', requestId), 408);
     }
     if (isStorageUnavailable(err)) {
       // Transient: clients (and their retry logic) should see it as such, not as a bug.

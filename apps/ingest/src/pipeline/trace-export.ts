@@ -107,7 +107,8 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
       throw new IngestRefusal('unavailable', 'the ingest queue is unavailable; retry later');
     }
   }
-  return result.rejectedSpans > 0 ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
+  // Spans cut to the limits are told too: partial success with 0 rejected is OTLP's warning.
+  return result.errorMessage !== '' ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
 }
 
 /**
