@@ -1,7 +1,4 @@
-import { promisify } from 'node:util';
-import { gunzip as gunzipCallback } from 'node:zlib';
-
-const gunzip = promisify(gunzipCallback);
+import { createGunzip } from 'node:zlib';
 
 export class BodyError extends Error {
   constructor(
@@ -29,16 +26,36 @@ export async function readBody(request: Request, maxBytes: number, hold: (bytes:
   const announced = Number.isFinite(declared) && declared > 0 ? declared : 0;
   hold(announced);
   const raw = await readLimited(request, maxBytes, announced, hold);
-  if (encoding !== 'gzip') return raw;
-  let inflated: Uint8Array;
-  try {
-    inflated = await gunzip(raw, { maxOutputLength: maxBytes });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(maxBytes);
-    throw new BodyError('bad_encoding', `the body is not valid gzip: ${(err as Error).message}`);
-  }
-  hold(inflated.byteLength);
-  return inflated;
+  return encoding === 'gzip' ? inflate(raw, maxBytes, hold) : raw;
+}
+
+/**
+ * Inflates chunk by chunk, each held before it is kept: a gzip bomb stops at the body limit
+ * (413) or as soon as the in-flight budget cannot hold it (503), not after megabytes more.
+ */
+function inflate(raw: Uint8Array, maxBytes: number, hold: (bytes: number) => void): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const gunzip = createGunzip();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = (err: unknown) => {
+      gunzip.destroy();
+      reject(err);
+    };
+    gunzip.on('data', (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) return stop(tooLarge(maxBytes));
+      try {
+        hold(chunk.byteLength);
+      } catch (err) {
+        return stop(err);
+      }
+      chunks.push(chunk);
+    });
+    gunzip.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+    gunzip.on('error', (err) => reject(new BodyError('bad_encoding', `the body is not valid gzip: ${err.message}`)));
+    gunzip.end(raw);
+  });
 }
 
 async function readLimited(request: Request, maxBytes: number, announced: number, hold: (bytes: number) => void): Promise<Uint8Array> {

@@ -6,7 +6,7 @@
  * `data_dropped`).
  */
 import { setAttribute } from './attribute-value.ts';
-import type { AttributeValue, Attributes, OtlpTraceExport } from './types.ts';
+import type { AttributeValue, Attributes, OtlpSpan, OtlpTraceExport } from './types.ts';
 
 export interface SpanLimits {
   /** Attributes kept per span, event, link and resource (the first ones, in export order). */
@@ -32,8 +32,12 @@ export interface LimitCuts {
   nested: number;
 }
 
-/** Applies the limits in place (the export is the decoder's fresh copy) and counts the cuts. */
-export function limitSpans(req: OtlpTraceExport, limits: SpanLimits): LimitCuts {
+/**
+ * Applies the limits in place (the export is the decoder's fresh copy) and counts the cuts,
+ * with the attributes the decoder already skipped per span (`skipped`; a span copied since,
+ * as validation does for an all-zero parent id, keeps them in its dropped count only).
+ */
+export function limitSpans(req: OtlpTraceExport, limits: SpanLimits, skipped: ReadonlyMap<OtlpSpan, number> = new Map()): LimitCuts {
   const cuts: LimitCuts = { spans: 0, attributes: 0, events: 0, links: 0, values: 0, nested: 0 };
   const limiter = new Limiter(limits, cuts);
   for (const group of req.resourceSpans) {
@@ -41,6 +45,7 @@ export function limitSpans(req: OtlpTraceExport, limits: SpanLimits): LimitCuts 
     for (const scopeGroup of group.scopeSpans) {
       for (const span of scopeGroup.spans) {
         const before = cutCount(cuts);
+        cuts.attributes += skipped.get(span) ?? 0;
         const own = limiter.attributes(span.attributes);
         span.attributes = own.kept;
         span.droppedAttributesCount += own.dropped;

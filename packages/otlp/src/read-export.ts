@@ -6,7 +6,7 @@
 import { decodeExport } from './decode.ts';
 import { OtlpDecodeError } from './errors.ts';
 import { describeCuts, limitSpans, type SpanLimits } from './limits.ts';
-import type { OtlpEncoding, OtlpTraceExport } from './types.ts';
+import type { OtlpEncoding, OtlpSpan, OtlpTraceExport } from './types.ts';
 import { partitionValidSpans } from './validate.ts';
 
 export interface ReadExportOptions {
@@ -34,19 +34,20 @@ export interface ReadExportFailure {
 /** Decodes, validates and limits one export; a malformed body is a failure value, not a throw (it crosses threads). */
 export function readExport(body: Uint8Array, encoding: OtlpEncoding, opts: ReadExportOptions): ReadExportResult | ReadExportFailure {
   let decoded: OtlpTraceExport;
+  const cap = { max: opts.limits.maxAttributes, skipped: new Map<OtlpSpan, number>() };
   try {
-    decoded = decodeExport(body, encoding);
+    decoded = decodeExport(body, encoding, cap);
   } catch (err) {
     if (err instanceof OtlpDecodeError) return { ok: false, message: err.message };
     throw err;
   }
   const partition = partitionValidSpans(decoded, { nowUnixNano: opts.nowUnixNano });
-  const cuts = describeCuts(limitSpans(partition.accepted, opts.limits), opts.limits);
+  const cuts = limitSpans(partition.accepted, opts.limits, cap.skipped);
   return {
     ok: true,
     accepted: partition.accepted,
     acceptedSpans: partition.acceptedSpans,
     rejectedSpans: partition.rejectedSpans,
-    errorMessage: [partition.errorMessage, cuts].filter((part) => part !== '').join('; '),
+    errorMessage: [partition.errorMessage, describeCuts(cuts, opts.limits)].filter((part) => part !== '').join('; '),
   };
 }

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestService, type TestService } from '../support/service.ts';
+import { badAnswers, fuzzBodies, sendFuzz } from '../support/otlp-fuzz.ts';
+import { startNormalExport } from '../support/normal-export.ts';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+interface SpanNode {
+  spanId: string;
+  children?: SpanNode[];
+}
+
+function spanIdsOf(nodes: SpanNode[]): string[] {
+  return nodes.flatMap((n) => [n.spanId, ...spanIdsOf(n.children ?? [])]);
+}
+
+describe('pathological bodies next to a normal export', () => {
+  it('answer every body within 2 s without a 5xx other than 503 with Retry-After, and the normal export is acked and stored exactly once', async () => {
+    const next = fuzzBodies(16);
+
+    const normal = startNormalExport(svc.url, svc.key);
+    const answers = await sendFuzz({ url: svc.url, key: svc.key, next, count: 80, concurrency: 4 });
+    await normal.finish();
+
+    expect(badAnswers(answers)).toEqual([]);
+    const slow = answers.filter((a) => a.ms > 2000);
+    expect(slow).toEqual([]);
+    // The fuzz did reach the decoders: most bodies are refused as malformed or too large, the
+    // large well-formed ones accepted after being cut to the limits.
+    const statuses = new Set(answers.map((a) => a.status));
+    expect(statuses).toContain(400);
+    expect(statuses).toContain(200);
+
+    expect(normal.failures).toBe(0);
+    expect(normal.acked.size).toBeGreaterThan(5);
+    expect(Math.max(...normal.ackMs)).toBeLessThan(2000);
+    for (const [traceId, spanIds] of normal.acked) {
+      const stored = await eventually(async () => {
+        const res = await svc.api(`/api/v1/traces/${traceId}`);
+        if (res.status !== 200) return undefined;
+        const ids = spanIdsOf(((await res.json()) as { spans: SpanNode[] }).spans);
+        return ids.length >= spanIds.length ? ids : undefined;
+      });
+      expect(stored.sort()).toEqual([...spanIds].sort());
+    }
+  });
+});
