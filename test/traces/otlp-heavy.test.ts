@@ -66,9 +66,21 @@ describe('in-flight body bytes', () => {
     expect(answer.headers['retry-after']).toBe('5');
     expect(answer.headers['content-type']).toBe('application/x-protobuf');
     expect(answer.body.toString('latin1')).toContain('retry later');
-    expect(answer.ms).toBeLessThan(1000);
-    // The server does not wait for the 49,000 bytes that will never come.
+    // Answered without waiting for the 49,000 bytes that will never come (those would end in a 408 at the bound).
+    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS);
     expect(await refused.closed).toBeLessThan(REQUEST_TIMEOUT_MS);
+
+    // fetch, streaming a body it never finishes, reads the same answer.
+    const neverEnds = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new Uint8Array(1000)) });
+    const started = Date.now();
+    const viaFetch = await fetch(`${svc.url}/api/v1/traces/otlp`, {
+      method: 'POST',
+      body: neverEnds,
+      duplex: 'half',
+      headers: { ...otlpHeaders(), 'content-length': '50000' },
+    } as RequestInit);
+    expect([viaFetch.status, viaFetch.headers.get('retry-after')]).toEqual([503, '5']);
+    expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS);
 
     holder.abort();
     await holder.closed;
