@@ -11,7 +11,7 @@ const IDLE_THREAD_MS = 60_000;
  * exporter is better told to retry (503 with Retry-After) than answered after seconds in a
  * queue; a burst of ordinary large batches still waits its turn.
  */
-export const DECODE_QUEUE_WAIT_MS = 500;
+const DECODE_QUEUE_WAIT_MS = 500;
 
 export interface DecodePoolOptions {
   /** Threads (INGEST_DECODE_THREADS); 0 decodes everything on the calling thread. */

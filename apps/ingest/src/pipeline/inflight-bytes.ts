@@ -32,7 +32,6 @@ export function createInflightBytes(maxBytes: number) {
         },
       };
     },
-    used: () => used,
   };
 }
 export type InflightBytes = ReturnType<typeof createInflightBytes>;
