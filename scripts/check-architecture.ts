@@ -106,6 +106,7 @@ const DOMAIN_IMPORTS: Record<string, readonly string[]> = {
   monitors: ['traces', 'findings'],
   evaluators: ['traces', 'spans'],
   'project-settings': [],
+  retention: ['traces'],
   keys: [],
 };
 for (const entry of readdirSync(STORAGE)) {

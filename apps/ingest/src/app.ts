@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { apiErrorHandler, apiNotFound } from '@aos/http';
 import type { Logger } from '@aos/log';
+import { createServiceApp, type Operations } from '@aos/metrics';
 import type { TraceExportPipeline } from './pipeline/trace-export.ts';
 import { otlpRoutes } from './routes/traces/otlp.ts';
 
@@ -17,12 +17,9 @@ export function ingestRoutes(traces: TraceExportPipeline): Hono {
   return app;
 }
 
-/** The ingest app on its own: OTLP/HTTP receiver plus health. */
-export function createIngestApp(traces: TraceExportPipeline, logger: Logger): Hono {
-  const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+/** The ingest app on its own: OTLP/HTTP receiver plus health, readiness and metrics. */
+export function createIngestApp(traces: TraceExportPipeline, ops: Operations, logger: Logger): Hono {
+  const app = createServiceApp(ops, logger);
   app.route('/api/v1', ingestRoutes(traces));
-  app.onError(apiErrorHandler(logger));
-  app.notFound(apiNotFound);
   return app;
 }

@@ -1,6 +1,7 @@
 import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
+import { createMetrics, createReadiness } from '@aos/metrics';
 import { createIngestQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
@@ -27,6 +28,8 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  const metrics = createMetrics();
+  const readiness = createReadiness(metrics, { storage, redis: connection });
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const ingestConfig = ingestSettings(env);
   const projectSettings = await startProjectSettings({
@@ -45,10 +48,11 @@ runMain(async () => {
     projectSettings,
     maskingFindings,
     logger: log,
+    metrics,
   });
   const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
   if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
-  serveUntilSignal(createIngestApp(traces, log), http, (port) => log.info('ingest listening', { port }), async () => {
+  serveUntilSignal(createIngestApp(traces, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
     // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
     await grpc?.stop();
     await traces.close();

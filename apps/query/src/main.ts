@@ -8,11 +8,13 @@ import {
   monitorSettings,
   processSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
+import { createMetrics, createReadiness } from '@aos/metrics';
 import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -31,6 +33,8 @@ runMain(async () => {
   const storage = await openStorage(storageConfig);
   await migrate(storage);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  const metrics = createMetrics();
+  const readiness = createReadiness(metrics, { storage, redis: connection });
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
   const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
@@ -44,8 +48,9 @@ runMain(async () => {
     monitorSettings: monitorSettings(env),
     evaluationQueue,
     evaluatorSettings: evaluatorSettings(env),
+    retentionSettings: retentionSettings(env),
     logger: log,
-  });
+  }, { metrics, readiness });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {
     await queue.close();
     await monitorQueue.close();

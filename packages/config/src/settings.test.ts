@@ -9,6 +9,7 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from './settings.ts';
@@ -52,6 +53,14 @@ describe('settings', () => {
     expect(logSettings({})).toEqual({ level: 'info' });
     expect(monitorSettings({})).toEqual({ minIntervalSeconds: 60, webhookAttempts: 8, webhookBackoffMs: 2000, webhookTimeoutMs: 10_000, allowPrivateUrls: false });
     expect(monitorSettings({ ALLOW_PRIVATE_OUTBOUND_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    // Unset: nothing expires.
+    expect(retentionSettings({})).toEqual({ defaultDays: null, intervalMs: 3_600_000 });
+  });
+
+  it('takes a retention in whole days, at least one', () => {
+    expect(retentionSettings({ RETENTION_DAYS: '30' }).defaultDays).toBe(30);
+    expect(messageOf(() => retentionSettings({ RETENTION_DAYS: '0' }))).toContain('RETENTION_DAYS: must be at least 1');
+    expect(messageOf(() => retentionSettings({ RETENTION_DAYS: '1.5' }))).toContain('RETENTION_DAYS: must be a whole number');
   });
 
   it('parses integers and names the variable that is out of bounds', () => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ConfigError, enumSetting, intSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
+import { ConfigError, enumSetting, intSetting, optionalIntSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -125,6 +125,12 @@ export const SETTINGS = {
     /** Let monitor webhooks and evaluator model endpoints given through the API reach
      *  loopback and private addresses (tests, a model server beside the service). */
     ALLOW_PRIVATE_OUTBOUND_URLS: enumSetting(['true', 'false'] as const, 'false'),
+  },
+  retention: {
+    /** Days a trace (its spans and everything derived from it) is kept after its start; unset: for ever. A project may override it. */
+    RETENTION_DAYS: optionalIntSetting(1, 36_500),
+    /** How often the writers delete what has expired. */
+    RETENTION_INTERVAL_MS: intSetting(3_600_000, 1000, 7 * 86_400_000),
   },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
@@ -265,6 +271,13 @@ export function evaluatorSettings(env: Env) {
   };
 }
 export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;
+
+/** The writers expire data by it; query shows it beside a project's override. */
+export function retentionSettings(env: Env) {
+  const s = parseEnv(SETTINGS.retention, env);
+  return { defaultDays: s.RETENTION_DAYS ?? null, intervalMs: s.RETENTION_INTERVAL_MS };
+}
+export type RetentionSettings = ReturnType<typeof retentionSettings>;
 
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };

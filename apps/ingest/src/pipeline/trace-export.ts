@@ -4,6 +4,7 @@ import { maskExport, type CompiledPolicy } from '@aos/masking';
 import type { KeyAuthenticator } from '@aos/http';
 import type { SpanBatchPayload } from '@aos/queue';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import type { IngestSettings } from '@aos/config';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
@@ -23,6 +24,7 @@ export interface TraceExportDeps {
   /** Collects masking hits on outputs and raises findings for them. */
   maskingFindings: MaskingFindings;
   logger: Logger;
+  metrics: Metrics;
 }
 
 /** What the exporter is told on success: the spans refused one by one, if any. */
@@ -52,6 +54,9 @@ interface SharedState {
   decoder: DecodePool;
 }
 
+/** The signal this pipeline's items are counted under. */
+const SIGNAL = 'traces';
+
 /** One pipeline per process: both transports share its backpressure and caches. */
 export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPipeline {
   const { settings } = deps;
@@ -74,6 +79,7 @@ async function exportWithin(deps: TraceExportDeps, shared: SharedState, call: Ex
   try {
     return await exportTraces(deps, shared, call, lease);
   } catch (err) {
+    if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
     // A client that went away (or was cut off as too slow) is not a fault of the service.
     if (err instanceof IngestRefusal && err.reason === 'aborted') deps.logger.info('client aborted the export', { reason: err.message });
     throw err;
@@ -85,6 +91,7 @@ async function exportWithin(deps: TraceExportDeps, shared: SharedState, call: Ex
 async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: ExportCall, lease: BodyLease): Promise<TraceExportResult> {
   const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure: shared.backpressure }, call);
   const body = await call.readMessage(lease);
+  deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
   const receivedAtMs = Date.now();
   const result = await shared.decoder.decode(body, encoding, receivedAtMs);
   if (!result.ok) throw new IngestRefusal('invalid', result.message);
@@ -107,6 +114,9 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
       throw new IngestRefusal('unavailable', 'the ingest queue is unavailable; retry later');
     }
   }
+  deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
+  deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);
+  if (maskedRules) deps.metrics.ingestMasked.inc({ signal: SIGNAL }, Object.keys(maskedRules).length);
   // Spans cut to the limits are told too: partial success with 0 rejected is OTLP's warning.
   return result.errorMessage !== '' ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
 }
