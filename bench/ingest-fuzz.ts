@@ -2,6 +2,7 @@
 // limits documentation): the answer-time distribution, the worst answer, the normal export's
 // ack times, /healthz while it runs, and the service's memory before and after.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { devKey, startChildService } from '../test/support/child-service.ts';
@@ -28,19 +29,28 @@ function distribution(values: number[]): string {
   return ['p50', 'p90', 'p99', 'p99.9'].map((name) => `${name} ${percentile(sorted, Number(name.slice(1))).toFixed(0)} ms`).concat(`max ${sorted.at(-1)?.toFixed(0)} ms`).join(', ');
 }
 
-/** Probes /healthz every 100 ms and keeps each answer time. */
+/** One GET on a connection of its own (as a load balancer's probe has), resolving with its status. */
+function probe(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false }, (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0))).on('error', reject);
+  });
+}
+
+/** Probes /healthz every 100 ms and keeps each answer time (and the probes that failed). */
 function probeHealth(url: string) {
   const times: number[] = [];
+  let failed = 0;
   let running = true;
   const done = (async () => {
     while (running) {
       const started = performance.now();
-      await fetch(`${url}/healthz`).then((r) => r.arrayBuffer());
-      times.push(performance.now() - started);
+      const status = await probe(`${url}/healthz`).catch(() => 0);
+      if (status === 200) times.push(performance.now() - started);
+      else failed++;
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
-  return { times, stop: async () => ((running = false), await done) };
+  return { times, failed: () => failed, stop: async () => ((running = false), await done) };
 }
 
 async function storedSpanIds(url: string, key: string, traceId: string): Promise<string[]> {
@@ -64,7 +74,9 @@ async function main() {
     const health = probeHealth(service.url);
     const normal = startNormalExport(service.url, key);
     const started = performance.now();
+    const progress = setInterval(() => console.log(`… ${((performance.now() - started) / 1000).toFixed(0)} s, RSS ${memoryOf(pid).rssMiB} MiB`), 60_000);
     const answers = await sendFuzz({ url: service.url, key, next, count: BODIES, concurrency: CONCURRENCY });
+    clearInterval(progress);
     const seconds = (performance.now() - started) / 1000;
     await normal.finish();
     await health.stop();
@@ -80,7 +92,7 @@ async function main() {
     for (const kind of kinds) console.log(`  ${kind}: ${distribution(answers.filter((a) => a.kind === kind).map((a) => a.ms))}`);
     console.log(`not allowed (5xx other than 503 with Retry-After, or no answer): ${badAnswers(answers).length}`);
     console.log(`normal export: ${normal.ackMs.length} exports, ${normal.failures} failed; ack times ${distribution(normal.ackMs)}`);
-    console.log(`/healthz: ${health.times.length} probes, ${distribution(health.times)}`);
+    console.log(`/healthz: ${health.times.length} probes answered, ${health.failed()} failed; ${distribution(health.times)}`);
     console.log(`service RSS: ${before.rssMiB} MiB before, ${after.rssMiB} MiB after, peak ${after.peakMiB} MiB`);
 
     // Every span the normal export had acked, readable exactly once.

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '@aos/log';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
-import { recordSpans, serializeSpans } from '../support/otel.ts';
 import { stalledHeaders, stalledPost } from '../support/raw-http.ts';
 
-const BUDGET = 100_000;
 const REQUEST_TIMEOUT_MS = 1500;
+/** Node checks for slow requests every 375 ms here; the rest is room for a loaded machine (the default bound is 30 s). */
+const CUT_MARGIN_MS = 4000;
 
 /** Every line the service logs, to tell a client that went away from a storage fault. */
 const lines: { level: string; msg: string }[] = [];
@@ -21,16 +21,15 @@ let svc: TestService;
 
 beforeAll(async () => {
   svc = await startTestService(
-    {
-      INGEST_MAX_INFLIGHT_BYTES: String(BUDGET),
-      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      // Every body through the decode threads: the thread path end to end.
-      INGEST_DECODE_THREAD_MIN_BYTES: '0',
-      INGEST_MAX_SPAN_ATTRIBUTES: '10',
-      INGEST_MAX_VALUE_LENGTH: '2048',
-      LOG_LEVEL: 'debug',
-    },
-    { logger: recordingLogger },
+      {
+        HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        // Every body through the decode threads: the thread path end to end.
+        INGEST_DECODE_THREAD_MIN_BYTES: '0',
+        INGEST_MAX_SPAN_ATTRIBUTES: '10',
+        INGEST_MAX_VALUE_LENGTH: '2048',
+        LOG_LEVEL: 'debug',
+      },
+      { logger: recordingLogger },
   );
 });
 afterAll(async () => {
@@ -43,61 +42,6 @@ function postOtlp(body: Uint8Array | string, contentType: string) {
   return svc.api('/api/v1/traces/otlp', { method: 'POST', body: body as string | Uint8Array<ArrayBuffer>, headers: { 'content-type': contentType } });
 }
 
-async function exportSpans(count: number): Promise<string> {
-  const spans = recordSpans(count);
-  const res = await postOtlp(serializeSpans(spans, 'protobuf'), 'application/x-protobuf');
-  expect(res.status).toBe(200);
-  return spans[0]!.spanContext().traceId;
-}
-
-async function spanCount(traceId: string): Promise<number | undefined> {
-  const res = await svc.api(`/api/v1/traces/${traceId}`);
-  return res.status === 200 ? ((await res.json()) as { spanCount: number }).spanCount : undefined;
-}
-
-describe('in-flight body bytes', () => {
-  it('answers 503 with Retry-After to a request over the budget before its body arrives, and closes its connection', async () => {
-    // Holds 80,000 of the 100,000 bytes: declared, a little sent, the rest never.
-    const holder = stalledPost(svc.url, '/api/v1/traces/otlp', otlpHeaders(), 80_000, 1000);
-    await new Promise((r) => setTimeout(r, 200));
-    const refused = stalledPost(svc.url, '/api/v1/traces/otlp', otlpHeaders(), 50_000, 1000);
-    const answer = await refused.answer;
-    expect(answer.status).toBe(503);
-    expect(answer.headers['retry-after']).toBe('5');
-    expect(answer.headers['content-type']).toBe('application/x-protobuf');
-    expect(answer.body.toString('latin1')).toContain('retry later');
-    // Answered without waiting for the 49,000 bytes that will never come (those would end in a 408 at the bound).
-    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS);
-    // And the server closes the connection (after draining for up to 500 ms) instead of leaving the client sending.
-    await refused.closed;
-
-    // fetch, streaming a body it never finishes, reads the same answer.
-    const neverEnds = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new Uint8Array(1000)) });
-    const started = Date.now();
-    const viaFetch = await fetch(`${svc.url}/api/v1/traces/otlp`, {
-      method: 'POST',
-      body: neverEnds,
-      duplex: 'half',
-      headers: { ...otlpHeaders(), 'content-length': '50000' },
-    } as RequestInit);
-    expect([viaFetch.status, viaFetch.headers.get('retry-after')]).toEqual([503, '5']);
-    expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS);
-
-    holder.abort();
-    await holder.closed;
-    // The holder's bytes are given back once its export ends: a normal export goes through again.
-    const traceId = await exportSpans(3);
-    await eventually(async () => ((await spanCount(traceId)) === 3 ? true : undefined));
-  });
-
-  it('lets an export larger than the budget through when it is the only one', async () => {
-    const spans = recordSpans(400, { 'padding.text': 'x'.repeat(400) });
-    const body = serializeSpans(spans, 'protobuf');
-    expect(body.byteLength).toBeGreaterThan(BUDGET);
-    expect((await postOtlp(body, 'application/x-protobuf')).status).toBe(200);
-  });
-});
-
 describe('slow clients', () => {
   it('answers 408 and closes a request whose body trickles past HTTP_REQUEST_TIMEOUT_MS, and logs it as a client abort', async () => {
     lines.length = 0;
@@ -105,7 +49,7 @@ describe('slow clients', () => {
     const answer = await slow.answer;
     expect(answer.status).toBe(408);
     expect(answer.ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
-    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1500);
+    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_MARGIN_MS);
     await slow.closed;
     await eventually(async () => (lines.some((l) => l.msg === 'client aborted the export') ? true : undefined), 5000, 'the abort logged');
     expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
@@ -116,7 +60,7 @@ describe('slow clients', () => {
     const slow = stalledPost(svc.url, '/api/v1/score-configs', { 'x-api-key': svc.key, 'content-type': 'application/json' }, 5000, 10);
     const answer = await slow.answer;
     expect(answer.status).toBe(408);
-    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1500);
+    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_MARGIN_MS);
     await slow.closed;
     await eventually(async () => (lines.some((l) => l.msg === 'client aborted the request') ? true : undefined), 5000, 'the abort logged');
     expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
@@ -125,7 +69,7 @@ describe('slow clients', () => {
   it('answers 408 and closes a connection whose headers never end', async () => {
     const { text, ms } = await stalledHeaders(svc.url, '/api/v1/traces');
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1500);
+    expect(ms).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_MARGIN_MS);
   });
 });
 

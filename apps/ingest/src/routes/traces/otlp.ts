@@ -43,6 +43,7 @@ async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Respo
   const contentType = c.req.header('content-type');
   const encoding = encodingOf(contentType);
   const answerEncoding: OtlpEncoding = encoding ?? 'json';
+  let bodyRead = false;
   try {
     const result = await pipeline.export({
       apiKey: c.req.header(API_KEY_HEADER),
@@ -52,13 +53,21 @@ async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Respo
           'unsupported_format',
           `unsupported Content-Type ${JSON.stringify(contentType ?? '')}: send application/x-protobuf or application/json`,
         ),
-      readMessage: (lease) => readMessage(c.req.raw, pipeline.maxMessageBytes, lease),
+      readMessage: async (lease) => {
+        const message = await readMessage(c.req.raw, pipeline.maxMessageBytes, lease);
+        bodyRead = true;
+        return message;
+      },
     });
     return otlpResponse(200, answerEncoding, encodeExportResponse(answerEncoding, result.partial));
   } catch (err) {
     if (!(err instanceof IngestRefusal)) throw err;
     const { status, grpcCode, retry } = REFUSAL_STATUS[err.reason];
     const headers: Record<string, string> = retry ? { 'retry-after': String(pipeline.retryAfterSeconds) } : {};
+    // Answered before its body was read: the connection cannot carry another request (the
+    // rest of this body is drained for a moment, then the socket closed), so the client is
+    // told not to reuse it rather than find it closed under its next request.
+    if (!bodyRead) headers.connection = 'close';
     return otlpResponse(status, answerEncoding, encodeRpcStatus(answerEncoding, grpcCode, err.message), headers);
   }
 }
