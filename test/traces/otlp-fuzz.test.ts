@@ -26,7 +26,7 @@ describe('pathological bodies next to a normal export', () => {
     const next = fuzzBodies(16);
 
     const normal = startNormalExport(svc.url, svc.key);
-    const answers = await sendFuzz({ url: svc.url, key: svc.key, next, count: 60, concurrency: 4 });
+    const answers = await sendFuzz({ url: svc.url, key: svc.key, next, count: 40, concurrency: 2 });
     await normal.finish();
 
     expect(badAnswers(answers)).toEqual([]);
