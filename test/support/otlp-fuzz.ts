@@ -78,14 +78,19 @@ function megabyteStrings() {
   return ['a', 'b', 'c'].map((key) => ({ key: `big.${key}`, value: { stringValue: key.repeat(MiB) } }));
 }
 
+/** The costliest body to decode (100,000 attributes as OTLP/JSON), to measure how fast this machine is right now. */
+export function widestJsonBody(): Uint8Array {
+  return Buffer.from(jsonRequest(manyAttributes(100_000)));
+}
+
 /** Bodies too large to build per request: made on first use. */
 function largeBodies() {
   const valid = encodeRequest(requestWithSpan({ attributes: [{ key: 'k', value: { stringValue: 'v' } }] }));
-  const wide = jsonRequest(manyAttributes(100_000));
+  const wide = widestJsonBody();
   return {
     validProtobuf: valid,
     validJson: jsonRequest([{ key: 'k', value: { stringValue: 'v' } }]),
-    wideJson: Buffer.from(wide),
+    wideJson: wide,
     wideProtobuf: encodeRequest(requestWithSpan({ attributes: manyAttributes(100_000) })),
     wideGzip: gzipSync(wide),
     bigJson: Buffer.from(jsonRequest(megabyteStrings())),
