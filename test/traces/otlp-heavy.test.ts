@@ -62,7 +62,7 @@ describe('slow clients', () => {
     expect(answer.status).toBe(408);
     expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_MARGIN_MS);
     await slow.closed;
-    await eventually(async () => (lines.some((l) => l.msg === 'client aborted the request') ? true : undefined), 5000, 'the abort logged');
+    await eventually(async () => (lines.some((l) => l.msg === 'request aborted by the client') ? true : undefined), 5000, 'the abort logged');
     expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
   });
 

@@ -8,6 +8,8 @@ import {
   monitorSettings,
   processSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   retentionSettings,
   storageSettings,
   writerSettings,
@@ -15,7 +17,7 @@ import {
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createMetrics, createReadiness } from '@aos/metrics';
-import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher, withMigrationLock } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
@@ -31,8 +33,9 @@ runMain(async () => {
     throw new ConfigError('CLICKHOUSE_URL: required when query runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  await migrate(storage);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  // Writers and query processes often start together: the lock lets one apply the migrations.
+  await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
   const metrics = createMetrics();
   const readiness = createReadiness(metrics, { storage, redis: connection });
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
@@ -48,6 +51,10 @@ runMain(async () => {
     monitorSettings: monitorSettings(env),
     evaluationQueue,
     evaluatorSettings: evaluatorSettings(env),
+    reads: readSettings(env),
+    rateLimits: rateLimitSettings(env),
+    redis: connection,
+    queuePrefix: queueConfig.prefix,
     retentionSettings: retentionSettings(env),
     logger: log,
   }, { metrics, readiness });

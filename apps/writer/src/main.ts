@@ -12,7 +12,7 @@ import {
 } from '@aos/config';
 import { createLogger } from '@aos/log';
 import { createMetrics, createReadiness, createServiceApp } from '@aos/metrics';
-import { createRedisConnection } from '@aos/queue';
+import { createRedisConnection, withMigrationLock } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { startWriter } from './writer.ts';
@@ -33,9 +33,10 @@ runMain(async () => {
     throw new ConfigError('CLICKHOUSE_URL: required when the writer runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  await migrate(storage);
-  const metrics = createMetrics();
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  // Writers and query processes often start together: the lock lets one apply the migrations.
+  await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
+  const metrics = createMetrics();
   const readiness = createReadiness(metrics, { storage, redis: connection });
   const writer = startWriter({
     storage,

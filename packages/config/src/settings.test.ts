@@ -9,6 +9,8 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   retentionSettings,
   storageSettings,
   writerSettings,
@@ -31,6 +33,10 @@ describe('settings', () => {
       url: undefined,
       user: 'default',
       password: '',
+      caCertFile: undefined,
+      connectTimeoutMs: 5_000,
+      requestTimeoutMs: 120_000,
+      readRetries: 2,
       database: 'aos',
       cluster: undefined,
       dataDir: './data',
@@ -48,6 +54,9 @@ describe('settings', () => {
       limits: { maxAttributes: 1024, maxEvents: 1024, maxLinks: 128, maxValueLength: 1024 * 1024, maxValueDepth: 16 },
     });
     expect(otlpGrpcSettings({})).toEqual({ port: 4317, tls: null });
+    expect(readSettings({}).budgets.heavy).toEqual({ timeoutSeconds: 15, maxRowsToRead: 1e9, maxBytesToRead: 100 * 1024 ** 3, maxMemoryBytes: 4 * 1024 ** 3 });
+    expect(readSettings({ QUERY_LIGHT_TIMEOUT_SECONDS: '2' }).budgets.light.timeoutSeconds).toBe(2);
+    expect(rateLimitSettings({})).toEqual({ keyRequestsPerSecond: 50, projectRequestsPerSecond: 200, keyHeavyConcurrency: 4 });
     expect(maskingSettings({})).toEqual({ hashKey: '' });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });
@@ -105,6 +114,12 @@ describe('settings', () => {
     // A host:port without a scheme parses as a URL with scheme "localhost:"; the scheme check catches it.
     expect(messageOf(() => queueSettings({ REDIS_URL: 'localhost:6379' }))).toContain('REDIS_URL: must start with redis:// or rediss://');
     expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'tcp://ch:9000' }))).toContain('CLICKHOUSE_URL: must start with http:// or https://');
+  });
+
+  it('takes ClickHouse credentials from their variables only, and a CA only for https', () => {
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://aos:secret@clickhouse:8123' }))).toMatch(/CLICKHOUSE_URL: must not carry credentials; set CLICKHOUSE_USER and CLICKHOUSE_PASSWORD/);
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_CA_CERT: '/ca.pem' }))).toMatch(/CLICKHOUSE_CA_CERT: only with an https:\/\/ CLICKHOUSE_URL/);
+    expect(storageSettings({ CLICKHOUSE_URL: 'https://clickhouse:8443', CLICKHOUSE_CA_CERT: '/ca.pem' }).caCertFile).toBe('/ca.pem');
   });
 
   it('takes OTLP_GRPC_PORT=0 as off, and TLS files only as a pair', () => {

@@ -85,9 +85,9 @@ describe('apiErrorHandler', () => {
     const controller = new AbortController();
     controller.abort();
     const res = await aborting.request('/', { method: 'POST', signal: controller.signal });
-    expect(res.status).toBe(408);
-    expect(((await res.json()) as ErrorResponse).error.code).toBe('request_timeout');
-    expect(logged).toEqual(['info client aborted the request']);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as ErrorResponse).error.code).toBe('timeout');
+    expect(logged).toEqual(['info request aborted by the client']);
   });
 
   it('answers an unexpected error with a 500 that hides its message', async () => {

@@ -20,7 +20,7 @@ import {
   type Storage,
 } from '@aos/storage';
 import { definedOnly } from '../../filters/defined-only.ts';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
+import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
 import { jsonBody } from '../../request-helpers.ts';
 
 export interface FindingRouteDeps {
@@ -64,7 +64,7 @@ export function findingRoutes(deps: FindingRouteDeps) {
     const raw = queryParams(c.req.url, { single: [...FILTER_PARAMS, 'limit', 'cursor'], repeated: REPEATED_PARAMS });
     const q = findingQuery(raw, c.var.apiKey);
     const page = parseOrThrow(v.object({ limit: limitParam(50), cursor: v.optional(v.string()) }), { limit: raw.limit, cursor: raw.cursor }, 'pagination');
-    const before = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { seen: /^\d{1,16}$/, id: FINDING_ID });
+    const before = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { seen: MILLIS_CURSOR_PART, id: FINDING_ID });
     const result = await listFindings(deps.storage, q, {
       limit: page.limit,
       ...(before ? { before: { lastSeenMs: Number(before.seen), id: before.id } } : {}),
