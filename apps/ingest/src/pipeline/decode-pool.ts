@@ -3,9 +3,6 @@ import { readExport, type OtlpEncoding, type ReadExportFailure, type ReadExportR
 import type { DecodeTask } from './decode-thread.ts';
 import { IngestRefusal } from './refusal.ts';
 
-/** Decode threads not used for this long exit; the next large body starts one again. */
-const IDLE_THREAD_MS = 60_000;
-
 /**
  * How long a large body may wait for a free decode thread. Under a flood of heavy bodies an
  * exporter is better told to retry (503 with Retry-After) than answered after seconds in a
@@ -37,9 +34,10 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
     opts.threads > 0
       ? new Tinypool({
           filename: new URL('./decode-thread-boot.mjs', import.meta.url).href,
-          minThreads: 0,
+          // Started with the service and kept: a thread's start (the TypeScript loader, the
+          // decoders) takes a second or more on a busy machine, too long for the body waiting on it.
+          minThreads: opts.threads,
           maxThreads: opts.threads,
-          idleTimeout: IDLE_THREAD_MS,
         })
       : null;
   const slots = createSlots(opts.threads);
