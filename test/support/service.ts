@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { findFreePort } from '@aos/local-services';
-import { createLogger, silentLogger } from '@aos/log';
+import { createLogger, silentLogger, type Logger } from '@aos/log';
 import { startAllInOne, type AllInOne } from '@aos/server';
 import { checkAnswerAgainstDocument } from './openapi-check.ts';
 
@@ -25,9 +25,13 @@ export interface TestService {
 /**
  * Starts the all-in-one service in this test process, with chDB in a fresh temp dir and the
  * shared test redis-server under a prefix of its own. The OTLP/gRPC receiver is off unless
- * `grpc` is asked for: then it listens on a free port of 127.0.0.1.
+ * `grpc` is asked for: then it listens on a free port of 127.0.0.1. A `logger` sees what the
+ * service logs (a test that asserts on its log lines).
  */
-export async function startTestService(overrides: Record<string, string> = {}, options: { grpc?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  overrides: Record<string, string> = {},
+  options: { grpc?: boolean; logger?: Logger } = {},
+): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-test-'));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -42,7 +46,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     ...overrides,
   };
   // TEST_LOG=1 prints the service's errors: the cause behind a 500 a test ran into.
-  const service = await startAllInOne(env, process.env.TEST_LOG ? createLogger('error') : silentLogger);
+  const service = await startAllInOne(env, options.logger ?? (process.env.TEST_LOG ? createLogger('error') : silentLogger));
   const key = service.createdKey?.secret;
   if (!key) throw new Error('expected a development key on a fresh data directory');
   return {

@@ -119,4 +119,24 @@ describe('readBody', () => {
     const body = await readBody(post(stream(chunks), { 'content-encoding': 'gzip' }), 100);
     expect(Buffer.from(body).toString()).toBe('chunked and compressed');
   });
+
+  it('tells `hold` every byte it keeps, declared, read and inflated, and stops inflating when `hold` refuses', async () => {
+    const held: number[] = [];
+    const gz = gzipSync(Buffer.alloc(10_000, 'a'));
+    const body = await readBody(post(gz, { 'content-encoding': 'gzip', 'content-length': String(gz.byteLength) }), MiB, (n) => held.push(n));
+    expect(body).toHaveLength(10_000);
+    expect(held[0]).toBe(gz.byteLength);
+    expect(held.slice(1).reduce((a, b) => a + b, 0)).toBe(10_000);
+
+    // 64 MiB of zeros: refused by the budget after its first inflated chunks, long before the body limit.
+    let inflated = 0;
+    const bomb = gzipSync(Buffer.alloc(64 * MiB));
+    const refusal = new Error('over budget');
+    const read = readBody(post(bomb, { 'content-encoding': 'gzip' }), 128 * MiB, (n) => {
+      inflated += n;
+      if (inflated > bomb.byteLength + MiB) throw refusal;
+    });
+    await expect(read).rejects.toBe(refusal);
+    expect(inflated).toBeLessThanOrEqual(bomb.byteLength + 2 * MiB);
+  });
 });

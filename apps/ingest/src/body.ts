@@ -1,11 +1,8 @@
-import { promisify } from 'node:util';
-import { gunzip as gunzipCallback } from 'node:zlib';
-
-const gunzip = promisify(gunzipCallback);
+import { createGunzip } from 'node:zlib';
 
 export class BodyError extends Error {
   constructor(
-    readonly kind: 'too_large' | 'bad_encoding' | 'unsupported_encoding',
+    readonly kind: 'too_large' | 'bad_encoding' | 'unsupported_encoding' | 'aborted',
     message: string,
   ) {
     super(message);
@@ -15,37 +12,80 @@ export class BodyError extends Error {
 /**
  * Reads a request body, inflating gzip, and refuses more than `maxBytes` measured after
  * decompression. The limit is enforced while reading and while inflating, so neither a
- * huge upload nor a small gzip bomb is ever held in memory whole.
+ * huge upload nor a small gzip bomb is ever held in memory whole. `hold` is told every byte
+ * before it is held (the declared length up front, bytes beyond it as they arrive, the
+ * inflated size) and may throw to stop the read.
  */
-export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBody(request: Request, maxBytes: number, hold: (bytes: number) => void = () => {}): Promise<Uint8Array> {
   const encoding = (request.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== '') {
     throw new BodyError('unsupported_encoding', `unsupported Content-Encoding ${JSON.stringify(encoding)}: send gzip or none`);
   }
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const raw = await readLimited(request, maxBytes);
-  if (encoding !== 'gzip') return raw;
-  try {
-    return await gunzip(raw, { maxOutputLength: maxBytes });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(maxBytes);
-    throw new BodyError('bad_encoding', `the body is not valid gzip: ${(err as Error).message}`);
-  }
+  const announced = Number.isFinite(declared) && declared > 0 ? declared : 0;
+  hold(announced);
+  const raw = await readLimited(request, maxBytes, announced, hold);
+  return encoding === 'gzip' ? inflate(raw, maxBytes, hold) : raw;
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+const INFLATE_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Inflates chunk by chunk, each held before it is kept: a gzip bomb stops at the body limit
+ * (413) or as soon as the in-flight budget cannot hold it (503), not after megabytes more.
+ */
+function inflate(raw: Uint8Array, maxBytes: number, hold: (bytes: number) => void): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    // Output in 1 MiB chunks (zlib's default is 16 KiB): a bomb reaches the limit in 64 thread-pool round trips, not 4,096.
+    const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = (err: unknown) => {
+      gunzip.destroy();
+      reject(err);
+    };
+    gunzip.on('data', (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) return stop(tooLarge(maxBytes));
+      try {
+        hold(chunk.byteLength);
+      } catch (err) {
+        return stop(err);
+      }
+      chunks.push(chunk);
+    });
+    gunzip.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+    gunzip.on('error', (err) => reject(new BodyError('bad_encoding', `the body is not valid gzip: ${err.message}`)));
+    gunzip.end(raw);
+  });
+}
+
+async function readLimited(request: Request, maxBytes: number, announced: number, hold: (bytes: number) => void): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
+  let held = announced;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((err: unknown) => {
+      // The connection is gone: the client gave up, or Node cut it off as too slow (408).
+      throw new BodyError('aborted', `the request body was not received whole: ${(err as Error).message}`);
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
       throw tooLarge(maxBytes);
+    }
+    if (total > held) {
+      try {
+        hold(total - held);
+      } catch (err) {
+        await reader.cancel().catch(() => {});
+        throw err;
+      }
+      held = total;
     }
     chunks.push(value);
   }

@@ -55,6 +55,7 @@ runMain(async () => {
   serveUntilSignal(createIngestApp(traces, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
     // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
     await grpc?.stop();
+    await traces.close();
     await projectSettings.close();
     await maskingFindings.close();
     await queue.close();

@@ -126,6 +126,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     const traces = createTraceExportPipeline({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics });
+    stops.push(() => traces.close());
     const app = createServiceApp({ metrics, readiness }, log);
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
     app.route('/api/v1', ingestRoutes(traces));
@@ -149,7 +150,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         logger: log,
       }),
     );
-    const server = await listen(app, http.host, http.port);
+    const server = await listen(app, http.host, http.port, http);
     stops.push(() => server.close());
     // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
     const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });

@@ -28,7 +28,7 @@ function messageOf(fn: () => unknown): string {
 
 describe('settings', () => {
   it('has working defaults for an empty environment', () => {
-    expect(httpSettings({})).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(httpSettings({})).toEqual({ host: '127.0.0.1', port: 8080, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
     expect(storageSettings({})).toEqual({
       url: undefined,
       user: 'default',
@@ -43,7 +43,16 @@ describe('settings', () => {
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
-    expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5, projectSettingsTtlMs: 5000 });
+    expect(ingestSettings({})).toEqual({
+      maxBodyBytes: 64 * 1024 * 1024,
+      maxQueueDepth: 500,
+      retryAfterSeconds: 5,
+      projectSettingsTtlMs: 5000,
+      maxInflightBytes: 256 * 1024 * 1024,
+      decodeThreads: 2,
+      decodeThreadMinBytes: 64 * 1024,
+      limits: { maxAttributes: 1024, maxEvents: 1024, maxLinks: 128, maxValueLength: 1024 * 1024, maxValueDepth: 16 },
+    });
     expect(otlpGrpcSettings({})).toEqual({ port: 4317, tls: null });
     expect(readSettings({}).budgets.heavy).toEqual({ timeoutSeconds: 15, maxRowsToRead: 1e9, maxBytesToRead: 100 * 1024 ** 3, maxMemoryBytes: 4 * 1024 ** 3 });
     expect(readSettings({ QUERY_LIGHT_TIMEOUT_SECONDS: '2' }).budgets.light.timeoutSeconds).toBe(2);

@@ -13,6 +13,11 @@ export const SETTINGS = {
   http: {
     HOST: stringSetting('127.0.0.1'),
     PORT: intSetting(8080, 0, 65535),
+    /** A request's headers and body must have arrived within this (Node's requestTimeout):
+     *  a slower client is answered 408 and its connection closed. 0 turns it off. */
+    HTTP_REQUEST_TIMEOUT_MS: intSetting(30_000, 0, 3_600_000),
+    /** The headers alone must have arrived within this (Node's headersTimeout). */
+    HTTP_HEADERS_TIMEOUT_MS: intSetting(10_000, 1000, 3_600_000),
   },
   storage: {
     /** Unset: the embedded engine (chDB) under DATA_DIR. */
@@ -52,6 +57,18 @@ export const SETTINGS = {
     /** How long ingest trusts its copy of a project's masking policy and dimension keys;
      *  a change is also announced over Redis, so this bounds only a missed announcement. */
     PROJECT_SETTINGS_TTL_MS: intSetting(5_000, 0, 300_000),
+    /** Request bodies held at once (counted after decompression); past it: 503 with Retry-After. */
+    INGEST_MAX_INFLIGHT_BYTES: intSetting(256 * MiB, 1024),
+    /** Worker threads that decode bodies of at least INGEST_DECODE_THREAD_MIN_BYTES; 0 decodes on the main thread. */
+    INGEST_DECODE_THREADS: intSetting(2, 0, 16),
+    INGEST_DECODE_THREAD_MIN_BYTES: intSetting(64 * 1024, 0),
+    /** Per-span limits; what is cut is reported in partialSuccess and the span's dropped counts. */
+    INGEST_MAX_SPAN_ATTRIBUTES: intSetting(1024, 1),
+    INGEST_MAX_SPAN_EVENTS: intSetting(1024, 0),
+    INGEST_MAX_SPAN_LINKS: intSetting(128, 0),
+    INGEST_MAX_VALUE_LENGTH: intSetting(MiB, 1024),
+    /** At most 64: the decoders refuse deeper nesting outright. */
+    INGEST_MAX_VALUE_DEPTH: intSetting(16, 1, 64),
   },
   otlpGrpc: {
     /** OTLP/gRPC receiver (ingest and all-in-one), on HOST; 0 turns it off. */
@@ -161,7 +178,7 @@ export const SETTINGS = {
 
 export function httpSettings(env: Env) {
   const s = parseEnv(SETTINGS.http, env);
-  return { host: s.HOST, port: s.PORT };
+  return { host: s.HOST, port: s.PORT, requestTimeoutMs: s.HTTP_REQUEST_TIMEOUT_MS, headersTimeoutMs: s.HTTP_HEADERS_TIMEOUT_MS };
 }
 export type HttpSettings = ReturnType<typeof httpSettings>;
 
@@ -208,6 +225,16 @@ export function ingestSettings(env: Env) {
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
     projectSettingsTtlMs: s.PROJECT_SETTINGS_TTL_MS,
+    maxInflightBytes: s.INGEST_MAX_INFLIGHT_BYTES,
+    decodeThreads: s.INGEST_DECODE_THREADS,
+    decodeThreadMinBytes: s.INGEST_DECODE_THREAD_MIN_BYTES,
+    limits: {
+      maxAttributes: s.INGEST_MAX_SPAN_ATTRIBUTES,
+      maxEvents: s.INGEST_MAX_SPAN_EVENTS,
+      maxLinks: s.INGEST_MAX_SPAN_LINKS,
+      maxValueLength: s.INGEST_MAX_VALUE_LENGTH,
+      maxValueDepth: s.INGEST_MAX_VALUE_DEPTH,
+    },
   };
 }
 export type IngestSettings = ReturnType<typeof ingestSettings>;

@@ -73,6 +73,23 @@ describe('apiErrorHandler', () => {
     expect(text).not.toContain('10.0.0.9');
   });
 
+  it('logs a body read that failed because the client went away as a client abort, not as storage unavailable', async () => {
+    const logged: string[] = [];
+    const logger = { ...silentLogger, info: (msg: string) => logged.push(`info ${msg}`), warn: (msg: string) => logged.push(`warn ${msg}`) };
+    const aborting = new Hono();
+    aborting.onError(apiErrorHandler(logger));
+    // What Node's request stream throws when the socket closes under an unread body.
+    aborting.post('/', () => {
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const res = await aborting.request('/', { method: 'POST', signal: controller.signal });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as ErrorResponse).error.code).toBe('timeout');
+    expect(logged).toEqual(['info request aborted by the client']);
+  });
+
   it('answers an unexpected error with a 500 that hides its message', async () => {
     const { res, text, body } = await call('/plain', { 'x-request-id': 'r2' });
     expect(res.status).toBe(500);

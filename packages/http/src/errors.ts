@@ -65,7 +65,9 @@ export function apiErrorHandler(logger: Logger): ErrorHandler {
       return c.json(errorBody(code, err.message || code, requestId), err.status as ContentfulStatusCode);
     }
     if (c.req.raw.signal.aborted) {
-      // The client went away: what failed after that (an aborted statement) is no fault of storage.
+      // The client went away (or Node cut it off as too slow, HTTP_REQUEST_TIMEOUT_MS, and
+      // answered 408 itself): what failed after that (an unfinished body, an aborted
+      // statement) is no fault of storage. This answer reaches nobody.
       logger.info('request aborted by the client', { requestId, path: c.req.path });
       return c.json(errorBody('timeout', 'the client closed the request before it was answered', requestId), 503);
     }

@@ -60,7 +60,7 @@ export function createMetrics(): Metrics {
     }),
     ingestRefused: new Counter({
       name: `${METRIC_PREFIX}ingest_refused_exports_total`,
-      help: 'Export requests refused whole, by reason (unauthenticated, permission_denied, unsupported_format, invalid, too_large, overloaded, unavailable)',
+      help: 'Export requests refused whole, by reason (unauthenticated, permission_denied, unsupported_format, invalid, too_large, overloaded, unavailable, aborted)',
       labelNames: ['signal', 'reason'] as const,
       registers,
     }),

@@ -51,10 +51,20 @@ import { MAX_VALUE_DEPTH, finiteOrName, setAttribute } from './attribute-value.t
 /** A field tag: field number and wire type, as it appears on the wire. */
 const tag = (field: number, wireType: number): number => (field << 3) | wireType;
 
+/**
+ * How many attribute fields of a span are decoded; the rest are skipped unread (a
+ * 100,000-attribute span costs what its first `max` do), added to the span's dropped count
+ * and noted in `skipped` per span.
+ */
+export interface SpanAttributeCap {
+  max: number;
+  skipped: Map<OtlpSpan, number>;
+}
+
 /** Decodes a complete ExportTraceServiceRequest (or TracesData, which has the same shape). */
-export function decodeProtobufExport(body: Uint8Array): OtlpTraceExport {
+export function decodeProtobufExport(body: Uint8Array, cap: SpanAttributeCap = { max: Infinity, skipped: new Map() }): OtlpTraceExport {
   try {
-    return decodeRequest(createReader(body));
+    return decodeRequest(createReader(body), cap);
   } catch (err) {
     if (err instanceof OtlpDecodeError) throw err;
     // protobufjs reports bad bytes with plain Errors and RangeErrors
@@ -67,13 +77,13 @@ export function decodeProtobufExport(body: Uint8Array): OtlpTraceExport {
   }
 }
 
-function decodeRequest(r: Reader): OtlpTraceExport {
+function decodeRequest(r: Reader, cap: SpanAttributeCap): OtlpTraceExport {
   const resourceSpans: OtlpResourceSpans[] = [];
   while (r.pos < r.len) {
     const t = r.tag();
     if (t === tag(1, WIRE_LEN)) {
       const outer = enter(r);
-      resourceSpans.push(decodeResourceSpans(r));
+      resourceSpans.push(decodeResourceSpans(r, cap));
       leave(r, outer);
     } else {
       otherField(r, t, FIELDS.ExportTraceServiceRequest);
@@ -82,7 +92,7 @@ function decodeRequest(r: Reader): OtlpTraceExport {
   return { resourceSpans };
 }
 
-function decodeResourceSpans(r: Reader): OtlpResourceSpans {
+function decodeResourceSpans(r: Reader, cap: SpanAttributeCap): OtlpResourceSpans {
   const group: OtlpResourceSpans = { resource: { attributes: {} }, scopeSpans: [] };
   while (r.pos < r.len) {
     const t = r.tag();
@@ -95,7 +105,7 @@ function decodeResourceSpans(r: Reader): OtlpResourceSpans {
       }
       case tag(2, WIRE_LEN): {
         const outer = enter(r);
-        group.scopeSpans.push(decodeScopeSpans(r));
+        group.scopeSpans.push(decodeScopeSpans(r, cap));
         leave(r, outer);
         break;
       }
@@ -125,7 +135,7 @@ function decodeResourceInto(r: Reader, attributes: Attributes): void {
   }
 }
 
-function decodeScopeSpans(r: Reader): OtlpScopeSpans {
+function decodeScopeSpans(r: Reader, cap: SpanAttributeCap): OtlpScopeSpans {
   const group: OtlpScopeSpans = { scope: { name: '', version: '' }, spans: [] };
   while (r.pos < r.len) {
     const t = r.tag();
@@ -138,7 +148,7 @@ function decodeScopeSpans(r: Reader): OtlpScopeSpans {
       }
       case tag(2, WIRE_LEN): {
         const outer = enter(r);
-        group.spans.push(decodeSpan(r));
+        group.spans.push(decodeSpan(r, cap));
         leave(r, outer);
         break;
       }
@@ -177,7 +187,9 @@ function decodeScopeInto(r: Reader, scope: OtlpScopeSpans['scope']): void {
 const MAX_SPAN_KIND = 5;
 const MAX_STATUS_CODE = 2;
 
-function decodeSpan(r: Reader): OtlpSpan {
+function decodeSpan(r: Reader, cap: SpanAttributeCap): OtlpSpan {
+  let attributeFields = 0;
+  let skipped = 0;
   // All properties up front, in one order, so every span shares a hidden class.
   const span: OtlpSpan = {
     traceId: '',
@@ -226,7 +238,12 @@ function decodeSpan(r: Reader): OtlpSpan {
         span.endTimeUnixNano = uint64String(r.fixed64());
         break;
       case tag(9, WIRE_LEN):
-        decodeKeyValueInto(r, span.attributes, 0);
+        if (attributeFields++ < cap.max) {
+          decodeKeyValueInto(r, span.attributes, 0);
+        } else {
+          r.skipType(WIRE_LEN);
+          skipped++;
+        }
         break;
       case tag(10, WIRE_VARINT):
         span.droppedAttributesCount = r.uint32();
@@ -261,6 +278,10 @@ function decodeSpan(r: Reader): OtlpSpan {
       default:
         otherField(r, t, FIELDS.Span);
     }
+  }
+  if (skipped > 0) {
+    span.droppedAttributesCount += skipped;
+    cap.skipped.set(span, skipped);
   }
   return span;
 }

@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError } from '@aos/config';
@@ -50,15 +51,40 @@ export function onShutdownSignal(stop: () => Promise<void>, opts: ShutdownOption
   process.on('SIGTERM', () => handler('SIGTERM'));
 }
 
+export interface SlowClientLimits {
+  /** Whole request (headers and body) within this, else 408 and the connection closed; 0: no bound. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+}
+
+/**
+ * Node's own guards against slow clients (HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS):
+ * a request not received in time is answered 408 and its socket closed by Node itself, so a
+ * trickling body cannot hold a connection and its buffers for minutes. Node checks the open
+ * connections every `connectionsCheckingInterval` (30 s by default): a shorter interval keeps
+ * the cut close to the bound.
+ */
+export function slowClientServerOptions(limits: SlowClientLimits): ServerOptions {
+  const headersTimeout = limits.requestTimeoutMs > 0 ? Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) : limits.headersTimeoutMs;
+  return {
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout,
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 4)),
+  };
+}
+
 /** Serves a Hono app until SIGINT/SIGTERM, then closes the server and runs `cleanup`. */
 export function serveUntilSignal(
   app: Hono,
-  http: { host: string; port: number },
+  http: { host: string; port: number } & SlowClientLimits,
   onListening: (port: number) => void,
   cleanup: () => Promise<void>,
   shutdown: ShutdownOptions,
 ): void {
-  const server = serve({ fetch: app.fetch, hostname: http.host, port: http.port }, (info) => onListening(info.port));
+  const server = serve(
+    { fetch: app.fetch, hostname: http.host, port: http.port, serverOptions: slowClientServerOptions(http) },
+    (info) => onListening(info.port),
+  );
   onShutdownSignal(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await cleanup();

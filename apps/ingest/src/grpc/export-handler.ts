@@ -28,6 +28,7 @@ const REFUSAL_STATUS: Record<RefusalReason, { code: grpc.status; retry?: true }>
   too_large: { code: grpc.status.RESOURCE_EXHAUSTED },
   overloaded: { code: grpc.status.RESOURCE_EXHAUSTED, retry: true },
   unavailable: { code: grpc.status.UNAVAILABLE, retry: true },
+  aborted: { code: grpc.status.CANCELLED },
 };
 
 /** The trailer that carries a google.rpc.Status with its details. */
@@ -62,7 +63,10 @@ export function exportHandler(
         apiKey: typeof apiKey === 'string' ? apiKey : undefined,
         // grpc-js has read, inflated and size-checked the message already.
         encoding: 'protobuf',
-        readMessage: async () => call.request,
+        readMessage: async (lease) => {
+          lease.take(call.request.byteLength);
+          return call.request;
+        },
       })
       .then(
         (response) => callback(null, response),

@@ -98,6 +98,7 @@ describe('the OTLP/gRPC server', () => {
       too_large: [grpc.status.RESOURCE_EXHAUSTED, null],
       overloaded: [grpc.status.RESOURCE_EXHAUSTED, 5],
       unavailable: [grpc.status.UNAVAILABLE, 5],
+      aborted: [grpc.status.CANCELLED, null],
     };
     for (const [reason, [code, retry]] of Object.entries(expected)) {
       const server = await start([{ path: PATH, export: () => Promise.reject(new IngestRefusal(reason as RefusalReason, `refused: ${reason}`)) }]);

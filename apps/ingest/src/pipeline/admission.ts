@@ -3,6 +3,7 @@ import { ApiError, checkApiKey, type KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { Backpressure } from '../backpressure.ts';
 import type { IngestProjectSettings, ProjectSettingsSource } from '../project-settings.ts';
+import type { BodyLease } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
 import { QUEUE_TIMEOUT_MS, withTimeout } from './timeout.ts';
 
@@ -15,8 +16,10 @@ export interface ExportCall {
   /**
    * Reads the whole message, inflated, within the size limit, or throws an IngestRefusal.
    * Called only once the export is admitted, so a refused exporter's body is never read.
+   * Every byte held (as declared, as read, as inflated) is taken from `lease` first, which
+   * refuses the export when ingest already holds its in-flight budget.
    */
-  readMessage(): Promise<Uint8Array>;
+  readMessage(lease: BodyLease): Promise<Uint8Array>;
 }
 
 export interface AdmissionDeps {

@@ -15,8 +15,10 @@ export type RefusalReason =
   | 'too_large'
   /** The queue is over its high-water mark: retry later. */
   | 'overloaded'
-  /** Redis or the key store cannot be reached: retry later. */
-  | 'unavailable';
+  /** Redis or the key store cannot be reached, or ingest holds its in-flight bytes budget: retry later. */
+  | 'unavailable'
+  /** The client closed the connection, or was cut off as too slow, before its message was read. */
+  | 'aborted';
 
 /** A refusal the exporter is told about; the message says why, for the developer who sent it. */
 export class IngestRefusal extends Error {

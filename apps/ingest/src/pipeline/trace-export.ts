@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { OtlpDecodeError, decodeExport, partitionValidSpans, type OtlpTraceExport } from '@aos/otlp';
+import type { OtlpTraceExport } from '@aos/otlp';
 import { maskExport, type CompiledPolicy } from '@aos/masking';
 import type { KeyAuthenticator } from '@aos/http';
 import type { SpanBatchPayload } from '@aos/queue';
@@ -10,6 +10,8 @@ import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
+import { createDecodePool, type DecodePool } from './decode-pool.ts';
+import { createInflightBytes, type BodyLease, type InflightBytes } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
 import { QUEUE_TIMEOUT_MS, withTimeout } from './timeout.ts';
 
@@ -41,6 +43,15 @@ export interface TraceExportPipeline {
   maxMessageBytes: number;
   /** How long a refused exporter should wait before it retries (INGEST_RETRY_AFTER_SECONDS). */
   retryAfterSeconds: number;
+  /** Stops the decode threads; exports still in flight should have been answered. */
+  close(): Promise<void>;
+}
+
+/** What one process's exports share, whatever transport brought them. */
+interface SharedState {
+  backpressure: Backpressure;
+  inflight: InflightBytes;
+  decoder: DecodePool;
 }
 
 /** The signal this pipeline's items are counted under. */
@@ -48,34 +59,42 @@ const SIGNAL = 'traces';
 
 /** One pipeline per process: both transports share its backpressure and caches. */
 export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPipeline {
-  const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
+  const { settings } = deps;
+  const shared: SharedState = {
+    backpressure: createBackpressure(deps.queue, settings.maxQueueDepth),
+    inflight: createInflightBytes(settings.maxInflightBytes),
+    decoder: createDecodePool({ threads: settings.decodeThreads, minBytes: settings.decodeThreadMinBytes, limits: settings.limits }),
+  };
   return {
-    export: async (call) => {
-      try {
-        return await exportTraces(deps, backpressure, call);
-      } catch (err) {
-        if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
-        throw err;
-      }
-    },
-    maxMessageBytes: deps.settings.maxBodyBytes,
-    retryAfterSeconds: deps.settings.retryAfterSeconds,
+    export: (call) => exportWithin(deps, shared, call),
+    maxMessageBytes: settings.maxBodyBytes,
+    retryAfterSeconds: settings.retryAfterSeconds,
+    close: () => shared.decoder.close(),
   };
 }
 
-async function exportTraces(deps: TraceExportDeps, backpressure: Backpressure, call: ExportCall): Promise<TraceExportResult> {
-  const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
-  const body = await call.readMessage();
-  deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
-  let decoded: OtlpTraceExport;
+/** One export, holding its bytes against the in-flight budget until it is answered. */
+async function exportWithin(deps: TraceExportDeps, shared: SharedState, call: ExportCall): Promise<TraceExportResult> {
+  const lease = shared.inflight.lease();
   try {
-    decoded = decodeExport(body, encoding);
+    return await exportTraces(deps, shared, call, lease);
   } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new IngestRefusal('invalid', err.message);
+    if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
+    // A client that went away (or was cut off as too slow) is not a fault of the service.
+    if (err instanceof IngestRefusal && err.reason === 'aborted') deps.logger.info('client aborted the export', { reason: err.message });
     throw err;
+  } finally {
+    lease.release();
   }
+}
+
+async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: ExportCall, lease: BodyLease): Promise<TraceExportResult> {
+  const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure: shared.backpressure }, call);
+  const body = await call.readMessage(lease);
+  deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
   const receivedAtMs = Date.now();
-  const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
+  const result = await shared.decoder.decode(body, encoding, receivedAtMs);
+  if (!result.ok) throw new IngestRefusal('invalid', result.message);
   const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
 
   if (result.acceptedSpans > 0) {
@@ -98,7 +117,8 @@ async function exportTraces(deps: TraceExportDeps, backpressure: Backpressure, c
   deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
   deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);
   if (maskedRules) deps.metrics.ingestMasked.inc({ signal: SIGNAL }, Object.keys(maskedRules).length);
-  return result.rejectedSpans > 0 ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
+  // Spans cut to the limits are told too: partial success with 0 rejected is OTLP's warning.
+  return result.errorMessage !== '' ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
 }
 
 /**

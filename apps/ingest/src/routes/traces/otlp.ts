@@ -4,9 +4,10 @@ import { API_KEY_HEADER, ApiError } from '@aos/http';
 import { BodyError, readBody } from '../../body.ts';
 import { IngestRefusal, type RefusalReason } from '../../pipeline/refusal.ts';
 import type { TraceExportPipeline } from '../../pipeline/trace-export.ts';
+import type { BodyLease } from '../../pipeline/inflight-bytes.ts';
 
 /** gRPC status codes used in google.rpc.Status bodies. */
-const GRPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
+const GRPC = { CANCELLED: 1, INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
 
 /** OTLP/HTTP's answer to each refusal: exporters retry 429/502/503/504 only, after Retry-After. */
 const REFUSAL_STATUS: Record<RefusalReason, { status: number; grpcCode: number; retry?: true }> = {
@@ -17,6 +18,8 @@ const REFUSAL_STATUS: Record<RefusalReason, { status: number; grpcCode: number; 
   too_large: { status: 413, grpcCode: GRPC.RESOURCE_EXHAUSTED },
   overloaded: { status: 503, grpcCode: GRPC.UNAVAILABLE, retry: true },
   unavailable: { status: 503, grpcCode: GRPC.UNAVAILABLE, retry: true },
+  // Nobody reads this answer: Node has closed the connection (and answered 408 itself to a slow client).
+  aborted: { status: 408, grpcCode: GRPC.CANCELLED },
 };
 
 /** The OTLP/HTTP trace receiver; answers in the protocol's own shapes, never the API envelope. */
@@ -40,6 +43,7 @@ async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Respo
   const contentType = c.req.header('content-type');
   const encoding = encodingOf(contentType);
   const answerEncoding: OtlpEncoding = encoding ?? 'json';
+  let bodyRead = false;
   try {
     const result = await pipeline.export({
       apiKey: c.req.header(API_KEY_HEADER),
@@ -49,24 +53,38 @@ async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Respo
           'unsupported_format',
           `unsupported Content-Type ${JSON.stringify(contentType ?? '')}: send application/x-protobuf or application/json`,
         ),
-      readMessage: () => readMessage(c.req.raw, pipeline.maxMessageBytes),
+      readMessage: async (lease) => {
+        const message = await readMessage(c.req.raw, pipeline.maxMessageBytes, lease);
+        bodyRead = true;
+        return message;
+      },
     });
     return otlpResponse(200, answerEncoding, encodeExportResponse(answerEncoding, result.partial));
   } catch (err) {
     if (!(err instanceof IngestRefusal)) throw err;
     const { status, grpcCode, retry } = REFUSAL_STATUS[err.reason];
     const headers: Record<string, string> = retry ? { 'retry-after': String(pipeline.retryAfterSeconds) } : {};
+    // Answered before its body was read: the connection cannot carry another request (the
+    // rest of this body is drained for a moment, then the socket closed), so the client is
+    // told not to reuse it rather than find it closed under its next request.
+    if (!bodyRead) headers.connection = 'close';
     return otlpResponse(status, answerEncoding, encodeRpcStatus(answerEncoding, grpcCode, err.message), headers);
   }
 }
 
-async function readMessage(request: Request, maxBytes: number): Promise<Uint8Array> {
+const BODY_ERROR_REASON: Record<BodyError['kind'], RefusalReason> = {
+  too_large: 'too_large',
+  unsupported_encoding: 'unsupported_format',
+  bad_encoding: 'invalid',
+  aborted: 'aborted',
+};
+
+async function readMessage(request: Request, maxBytes: number, lease: BodyLease): Promise<Uint8Array> {
   try {
-    return await readBody(request, maxBytes);
+    return await readBody(request, maxBytes, (bytes) => lease.take(bytes));
   } catch (err) {
     if (!(err instanceof BodyError)) throw err;
-    const reason = err.kind === 'too_large' ? 'too_large' : err.kind === 'unsupported_encoding' ? 'unsupported_format' : 'invalid';
-    throw new IngestRefusal(reason, err.message);
+    throw new IngestRefusal(BODY_ERROR_REASON[err.kind], err.message);
   }
 }
 

@@ -1,0 +1,94 @@
+import { Tinypool } from 'tinypool';
+import { readExport, type OtlpEncoding, type ReadExportFailure, type ReadExportResult, type SpanLimits } from '@aos/otlp';
+import type { DecodeTask } from './decode-thread.ts';
+import { IngestRefusal } from './refusal.ts';
+
+/**
+ * How long a large body may wait for a free decode thread. Under a flood of heavy bodies an
+ * exporter is better told to retry (503 with Retry-After) than answered after seconds in a
+ * queue; a burst of ordinary large batches still waits its turn.
+ */
+const DECODE_QUEUE_WAIT_MS = 500;
+
+export interface DecodePoolOptions {
+  /** Threads (INGEST_DECODE_THREADS); 0 decodes everything on the calling thread. */
+  threads: number;
+  /** Bodies smaller than this (INGEST_DECODE_THREAD_MIN_BYTES) are decoded in place: a thread round trip costs more. */
+  minBytes: number;
+  limits: SpanLimits;
+}
+
+export interface DecodePool {
+  decode(body: Uint8Array, encoding: OtlpEncoding, receivedAtMs: number): Promise<ReadExportResult | ReadExportFailure>;
+  close(): Promise<void>;
+}
+
+/**
+ * Decodes, validates and limits export bodies. A large body takes hundreds of milliseconds
+ * of CPU (a 100,000-attribute or megabyte-string one, seconds when several arrive at once);
+ * on worker threads that time no longer holds the event loop, so health checks, small
+ * exports and the Redis calls of admission keep being answered meanwhile.
+ */
+export function createDecodePool(opts: DecodePoolOptions): DecodePool {
+  const pool =
+    opts.threads > 0
+      ? new Tinypool({
+          filename: new URL('./decode-thread-boot.mjs', import.meta.url).href,
+          // Started with the service and kept: a thread's start (the TypeScript loader, the
+          // decoders) takes a second or more on a busy machine, too long for the body waiting on it.
+          minThreads: opts.threads,
+          maxThreads: opts.threads,
+        })
+      : null;
+  const slots = createSlots(opts.threads);
+  return {
+    async decode(body, encoding, receivedAtMs) {
+      const nowUnixNano = BigInt(receivedAtMs) * 1_000_000n;
+      if (!pool || body.byteLength < opts.minBytes) return readExport(body, encoding, { nowUnixNano, limits: opts.limits });
+      if (!(await slots.acquire(DECODE_QUEUE_WAIT_MS))) {
+        throw new IngestRefusal('overloaded', `every decode thread stayed busy for ${DECODE_QUEUE_WAIT_MS} ms; retry later`);
+      }
+      const task: DecodeTask = { body, encoding, nowUnixNano: String(nowUnixNano), limits: opts.limits };
+      // A body that owns its whole buffer is moved, not copied; a view into a larger one is copied.
+      const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+      try {
+        return (await pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {})) as ReadExportResult | ReadExportFailure;
+      } finally {
+        slots.release();
+      }
+    },
+    async close() {
+      await pool?.destroy();
+    },
+  };
+}
+
+/** `count` slots taken in arrival order; a waiter not served within its wait gives up. */
+function createSlots(count: number) {
+  let free = count;
+  const waiters: Array<(granted: boolean) => void> = [];
+  return {
+    acquire(waitMs: number): Promise<boolean> {
+      if (free > 0) {
+        free--;
+        return Promise.resolve(true);
+      }
+      return new Promise<boolean>((resolve) => {
+        const waiter = (granted: boolean) => {
+          clearTimeout(timer);
+          resolve(granted);
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          resolve(false);
+        }, waitMs);
+        waiters.push(waiter);
+      });
+    },
+    release(): void {
+      const next = waiters.shift();
+      if (next) next(true);
+      else free++;
+    },
+  };
+}

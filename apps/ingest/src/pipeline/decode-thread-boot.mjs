@@ -1,0 +1,7 @@
+// Decode threads start from plain JavaScript: register the TypeScript loader, then load the
+// thread's real entry. (Loader flags of the parent are not inherited by workers.)
+import { register } from 'tsx/esm/api';
+
+register();
+const { default: decode } = await import('./decode-thread.ts');
+export default decode;

@@ -1,0 +1,58 @@
+import http from 'node:http';
+import net from 'node:net';
+
+/** What a raw client saw: the answer (if any), when it came, and when the server closed the connection. */
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** Milliseconds from sending the headers to the answer's end. */
+  ms: number;
+}
+
+export interface StalledRequest {
+  /** The server's answer, read while the body is still unsent. */
+  answer: Promise<RawAnswer>;
+  /** Resolves with the milliseconds until the connection closed (from either side). */
+  closed: Promise<number>;
+  /** Drops the connection from the client side. */
+  abort(): void;
+}
+
+/**
+ * A POST through node:http that declares `declaredBytes`, sends `sentBytes` of them and then
+ * stalls: the client a slow or stuck exporter is. Its own connection (no agent), so closing
+ * it closes nothing else.
+ */
+export function stalledPost(url: string, pathname: string, headers: Record<string, string>, declaredBytes: number, sentBytes: number): StalledRequest {
+  const started = Date.now();
+  const req = http.request(`${url}${pathname}`, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(declaredBytes) } });
+  const closed = new Promise<number>((resolve) => req.on('socket', (socket) => socket.once('close', () => resolve(Date.now() - started))));
+  const answer = new Promise<RawAnswer>((resolve, reject) => {
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: Date.now() - started }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  // The unanswered promise of an aborted request must not fail the test run.
+  answer.catch(() => {});
+  req.flushHeaders();
+  if (sentBytes > 0) req.write(Buffer.alloc(sentBytes, 0x0a));
+  return { answer, closed, abort: () => req.destroy() };
+}
+
+/** Sends the first lines of a request's headers and never finishes them; resolves with what the server wrote back and when it closed. */
+export function stalledHeaders(url: string, pathname: string): Promise<{ text: string; ms: number }> {
+  const { hostname, port } = new URL(url);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n`));
+    let text = '';
+    socket.on('data', (d) => (text += d.toString('latin1')));
+    socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+    socket.on('error', reject);
+  });
+}
