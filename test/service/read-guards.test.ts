@@ -46,6 +46,20 @@ async function timed(fetching: Promise<Response>): Promise<{ res: Response; ms: 
   return { res, ms: performance.now() - started };
 }
 
+/**
+ * A statement that would run for most of a minute, reading just under the row budget, with
+ * a heavy read's budget: the engine stops it at QUERY_TIMEOUT_SECONDS. Resolves to its error.
+ */
+function startHeaviestRead(svc: TestService): Promise<unknown> {
+  const storage = budgetedStorage(svc.service.storage);
+  return runWithBudget(readSettings(svc.env).budgets.heavy, undefined, () =>
+    storage.client.query({ query: 'SELECT max(sipHash64(number)) AS m FROM numbers(999999999) WHERE number > {from:UInt64}', query_params: { from: 1 } }),
+  ).then(
+    () => 'finished',
+    (err: Error) => err,
+  );
+}
+
 describe('read guards', () => {
   let svc: TestService;
   beforeAll(async () => {
@@ -78,16 +92,9 @@ describe('read guards', () => {
     const ingest = () => timed(postSpans(svc, 3));
     // The key and the project's ingest settings are cached, as on a service that is being used.
     expect((await ingest()).res.status).toBe(200);
-    // A statement that would run for most of a minute, reading just under the row budget: the engine stops it at QUERY_TIMEOUT_SECONDS.
     const budget = readSettings(svc.env).budgets.heavy;
-    const storage = budgetedStorage(svc.service.storage);
     const started = performance.now();
-    const heavy = runWithBudget(budget, undefined, () =>
-      storage.client.query({ query: 'SELECT max(sipHash64(number)) AS m FROM numbers(999999999) WHERE number > {from:UInt64}', query_params: { from: 1 } }),
-    ).then(
-      () => 'finished',
-      (err: Error) => err,
-    );
+    const heavy = startHeaviestRead(svc);
     const timings = await sequence(5, async () => {
       await new Promise((r) => setTimeout(r, 100));
       const health = await timed(fetch(`${svc.url}/healthz`));
@@ -106,6 +113,28 @@ describe('read guards', () => {
     expect((outcome as Error & { type?: string }).type).toBe('TIMEOUT_EXCEEDED');
     // Stopped by its budget (2 s), not run to its end.
     expect(performance.now() - started).toBeLessThan(budget.timeoutSeconds * 1000 + 3000);
+  });
+});
+
+describe('ingest caches past their time while a heavy read runs', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ QUERY_TIMEOUT_SECONDS: '3', API_KEY_CACHE_TTL_MS: '200', PROJECT_SETTINGS_TTL_MS: '200' });
+  });
+  afterAll(() => svc?.stop());
+
+  it('answer a small ingest from the stale copy instead of waiting for the reload behind the read', async () => {
+    expect((await postSpans(svc, 3)).status).toBe(200);
+    const heavy = startHeaviestRead(svc);
+    // Past both TTLs: the key and the project's settings must be looked up again, and on the
+    // embedded engine that lookup queues behind the running statement (up to 3 s).
+    await new Promise((r) => setTimeout(r, 500));
+    const small = await timed(postSpans(svc, 3));
+    expect(small.res.status).toBe(200);
+    expect(small.ms).toBeLessThan(1000);
+    expect(await heavy).toBeInstanceOf(Error);
+    // The background reloads finished once the statement ended: the copies are fresh again.
+    expect((await postSpans(svc, 3)).status).toBe(200);
   });
 });
 

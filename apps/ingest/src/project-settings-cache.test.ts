@@ -34,8 +34,35 @@ describe('createProjectSettingsCache', () => {
     t.tick(999);
     expect(await t.cache.get('p1')).toBe('p1@0');
     t.tick(1);
+    // Stale: the old copy answers while the reload runs; the next request sees the new one.
+    expect(await t.cache.get('p1')).toBe('p1@0');
+    await Promise.resolve();
     expect(await t.cache.get('p1')).toBe('p1@1');
     expect(t.loads).toEqual(['p1', 'p1']);
+  });
+
+  it('answers with the stale copy at once while a slow reload runs, and starts only one', async () => {
+    let release: (value: string) => void = () => {};
+    let loads = 0;
+    let clock = 0;
+    const cache = createProjectSettingsCache<string>({
+      load: (projectId) => {
+        loads++;
+        if (loads === 1) return Promise.resolve(`${projectId}@first`);
+        return new Promise<string>((resolve) => (release = resolve));
+      },
+      ttlMs: 1000,
+      logger: silentLogger,
+      now: () => clock,
+    });
+    expect(await cache.get('p1')).toBe('p1@first');
+    clock += 5000;
+    expect(await cache.get('p1')).toBe('p1@first');
+    expect(await cache.get('p1')).toBe('p1@first');
+    expect(loads).toBe(2);
+    release('p1@second');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await cache.get('p1')).toBe('p1@second');
   });
 
   it('shares one load between concurrent requests', async () => {
@@ -72,6 +99,9 @@ describe('createProjectSettingsCache', () => {
     t.fail(true);
     t.tick(5000);
     expect(await t.cache.get('p1')).toBe('p1@0');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await t.cache.get('p1')).toBe('p1@0');
+    expect(t.loads).toEqual(['p1', 'p1', 'p1']);
     await expect(t.cache.get('p2')).rejects.toThrow('storage down');
   });
 });

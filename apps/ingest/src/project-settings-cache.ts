@@ -1,7 +1,7 @@
 import type { Logger } from '@aos/log';
 
 export interface ProjectSettingsCache<T> {
-  /** The project's settings: cached when fresh, loaded otherwise. Throws when they cannot be loaded and no copy exists. */
+  /** The project's settings: the cached copy (reloaded in the background once stale), loaded when there is none. Throws when they cannot be loaded and no copy exists. */
   get(projectId: string): Promise<T>;
   /** Drops the project's copy (its settings changed), or every copy. */
   invalidate(projectId?: string): void;
@@ -17,9 +17,13 @@ const MAX_PROJECTS = 10_000;
 
 /**
  * Per-project settings held in memory for `ttlMs`. Concurrent requests of a project share
- * one load. When a reload fails, the previous copy keeps serving (logged): settings that
- * were right a moment ago beat refusing every span; with no copy at all the caller fails
- * the request (ingest answers 503, so the exporter retries).
+ * one load. A copy past its TTL still answers at once while it is reloaded in the
+ * background: on the embedded engine a reload waits behind whatever statement runs (a heavy
+ * read can hold it for its whole time budget), and an export must not wait with it. So a
+ * change made in another process reaches ingest within the TTL plus one reload. When a
+ * reload fails, the previous copy keeps serving (logged): settings that were right a moment
+ * ago beat refusing every span; with no copy at all the caller fails the request (ingest
+ * answers 503, so the exporter retries).
  */
 export function createProjectSettingsCache<T>(opts: {
   load: (projectId: string) => Promise<T>;
@@ -54,14 +58,13 @@ export function createProjectSettingsCache<T>(opts: {
   return {
     async get(projectId) {
       const entry = entries.get(projectId);
-      if (entry && now() - entry.loadedAt < opts.ttlMs) return entry.value;
-      try {
-        return await load(projectId);
-      } catch (err) {
-        if (!entry) throw err;
-        opts.logger.warn('cannot reload project settings; using the previous copy', { projectId, error: err });
-        return entry.value;
+      if (!entry) return load(projectId);
+      if (now() - entry.loadedAt >= opts.ttlMs && !loading.has(projectId)) {
+        load(projectId).catch((err: unknown) => {
+          opts.logger.warn('cannot reload project settings; using the previous copy', { projectId, error: err });
+        });
       }
+      return entry.value;
     },
     invalidate(projectId) {
       generation++;

@@ -19,8 +19,11 @@ const NEGATIVE_TTL_MS = 1000;
 
 /**
  * Resolves secrets to keys through a small TTL cache: every request is authenticated, but
- * storage is asked at most once per key per TTL. A revocation made elsewhere takes effect
- * within the TTL.
+ * storage is asked at most once per key per TTL. A live key past its TTL still answers at
+ * once while it is looked up again in the background: on the embedded engine the lookup
+ * waits behind whatever statement runs, and an export or a cheap read must not wait with
+ * it. A revocation made elsewhere takes effect within the TTL plus one lookup. Unknown
+ * secrets are not served stale: a key just created elsewhere is seen on its next request.
  */
 export function createKeyAuthenticator(storage: Storage, ttlMs: number): KeyAuthenticator {
   const cache = new Map<string, { key: ApiKeyRecord | null; expires: number }>();
@@ -42,6 +45,8 @@ export function createKeyAuthenticator(storage: Storage, ttlMs: number): KeyAuth
         inflight.set(hash, pending);
         pending.finally(() => inflight.delete(hash)).catch(() => {});
       }
+      // A failed background lookup keeps the live copy; the next request tries again.
+      if (hit?.key) return hit.key;
       return pending;
     },
     clear: () => cache.clear(),
