@@ -1,12 +1,13 @@
 import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createIngestQueue, createLogRecordQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
 import {
   MASKING_FINDINGS_FLUSH_MS,
   createIngestApp,
+  createLogExportPipeline,
   createMaskingFindings,
   createTraceExportPipeline,
   startOtlpGrpcReceiver,
@@ -27,7 +28,9 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
-  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
+  const attempts = writerSettings(env).jobAttempts;
+  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
+  const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
   const ingestConfig = ingestSettings(env);
   const projectSettings = await startProjectSettings({
     storage,
@@ -38,22 +41,17 @@ runMain(async () => {
     logger: log,
   });
   const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
-  const traces = createTraceExportPipeline({
-    auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
-    queue,
-    settings: ingestConfig,
-    projectSettings,
-    maskingFindings,
-    logger: log,
-  });
-  const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
+  const common = { auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs), settings: ingestConfig, projectSettings, maskingFindings, logger: log };
+  const pipelines = { traces: createTraceExportPipeline({ ...common, queue }), logs: createLogExportPipeline({ ...common, queue: logQueue }) };
+  const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
   if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
-  serveUntilSignal(createIngestApp(traces, log), http, (port) => log.info('ingest listening', { port }), async () => {
+  serveUntilSignal(createIngestApp(pipelines, log), http, (port) => log.info('ingest listening', { port }), async () => {
     // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
     await grpc?.stop();
     await projectSettings.close();
     await maskingFindings.close();
     await queue.close();
+    await logQueue.close();
     await connection.quit();
     await storage.close();
   }, processSettings(env));

@@ -17,6 +17,7 @@ import {
 import { apiErrorHandler, apiNotFound, createKeyAuthenticator } from '@aos/http';
 import {
   MASKING_FINDINGS_FLUSH_MS,
+  createLogExportPipeline,
   createMaskingFindings,
   createTraceExportPipeline,
   ingestRoutes,
@@ -26,7 +27,7 @@ import {
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { queryRoutes } from '@aos/query';
-import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createLogRecordQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startWriter, type Writer } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -83,6 +84,8 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(async () => connection.quit());
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => queue.close());
+    const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
+    stops.push(() => logQueue.close());
     const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
     stops.push(() => monitorQueue.close());
     const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
@@ -112,11 +115,12 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
-    const traces = createTraceExportPipeline({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log });
+    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log };
+    const pipelines = { traces: createTraceExportPipeline({ ...pipelineDeps, queue }), logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }) };
     const app = new Hono();
     app.get('/healthz', (c) => c.json({ status: 'ok' }));
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
-    app.route('/api/v1', ingestRoutes(traces));
+    app.route('/api/v1', ingestRoutes(pipelines));
     app.route(
       '/api/v1',
       queryRoutes({
@@ -137,7 +141,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const server = await listen(app, http.host, http.port);
     stops.push(() => server.close());
     // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
-    const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
+    const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
     if (grpc) stops.push(() => grpc.stop());
     log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
     return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, stop };

@@ -2,10 +2,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
-import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
+import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchEncoder, type EncodedBatch } from './span-batch-encoder.ts';
+import type { SpanLogJoin } from './span-log-join.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
 export interface SpanBatchProcessorDeps {
@@ -15,6 +16,7 @@ export interface SpanBatchProcessorDeps {
   settings: WriterSettings;
   logger: Logger;
   logLevel: LogLevel;
+  join: SpanLogJoin;
 }
 
 export interface SpanBatchProcessor {
@@ -42,7 +44,13 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers end a job's processing here.
   const storeBatch = async (batch: EncodedBatch) => {
-    await Promise.all([batcher.add([batch.chunk], batch.rows), registerDeployments(batch.projectId, batch.deploymentIds)]);
+    await Promise.all([
+      batcher.add([batch.chunk], batch.rows),
+      registerDeployments(batch.projectId, batch.deploymentIds),
+      writeTelemetryScores(deps.storage, batch.projectId, batch.telemetryScores),
+    ]);
+    // Only once the spans are stored: records stored before then are found now, later ones find the spans.
+    await deps.join.join(batch.projectId, batch.traceIds);
   };
   const workers =
     settings.threads > 0

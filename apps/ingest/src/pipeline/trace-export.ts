@@ -9,8 +9,7 @@ import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
-import { IngestRefusal } from './refusal.ts';
-import { QUEUE_TIMEOUT_MS, withTimeout } from './timeout.ts';
+import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
 
 export interface TraceExportDeps {
   auth: KeyAuthenticator;
@@ -54,33 +53,20 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
 async function exportTraces(deps: TraceExportDeps, backpressure: Backpressure, call: ExportCall): Promise<TraceExportResult> {
   const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
   const body = await call.readMessage();
-  let decoded: OtlpTraceExport;
-  try {
-    decoded = decodeExport(body, encoding);
-  } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new IngestRefusal('invalid', err.message);
-    throw err;
-  }
+  const decoded = decodeOrRefuse(() => decodeExport(body, encoding), (err) => err instanceof OtlpDecodeError);
   const receivedAtMs = Date.now();
   const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
   const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
 
   if (result.acceptedSpans > 0) {
-    try {
-      await withTimeout(
-        deps.queue.add('batch', {
-          projectId,
-          receivedAtMs,
-          export: result.accepted,
-          ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
-          ...(maskedRules ? { maskedRules } : {}),
-        }),
-        QUEUE_TIMEOUT_MS,
-      );
-    } catch (err) {
-      deps.logger.error('enqueue failed', { projectId, spans: result.acceptedSpans, error: err });
-      throw new IngestRefusal('unavailable', 'the ingest queue is unavailable; retry later');
-    }
+    const payload = {
+      projectId,
+      receivedAtMs,
+      export: result.accepted,
+      ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
+      ...(maskedRules ? { maskedRules } : {}),
+    };
+    await enqueueOrRefuse(() => deps.queue.add('batch', payload), deps.logger, { projectId, spans: result.acceptedSpans });
   }
   return result.rejectedSpans > 0 ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
 }

@@ -1,0 +1,65 @@
+import type { Queue } from 'bullmq';
+import { OtlpDecodeError, decodeLogsExport, partitionSpanLogRecords } from '@aos/otlp';
+import { isSpanLogEvent } from '@aos/domain';
+import type { KeyAuthenticator } from '@aos/http';
+import type { LogRecordPayload } from '@aos/queue';
+import type { Logger } from '@aos/log';
+import type { IngestSettings } from '@aos/config';
+import { createBackpressure, type Backpressure } from '../backpressure.ts';
+import type { MaskingFindings } from '../masking-findings.ts';
+import type { ProjectSettingsSource } from '../project-settings.ts';
+import { admit, type ExportCall } from './admission.ts';
+import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
+import { maskLogRecords } from './log-masking.ts';
+
+export interface LogExportDeps {
+  auth: KeyAuthenticator;
+  queue: Queue<LogRecordPayload>;
+  settings: IngestSettings;
+  projectSettings: ProjectSettingsSource;
+  maskingFindings: MaskingFindings;
+  logger: Logger;
+}
+
+/** What the exporter is told on success: the records refused, if any, with the reasons. */
+export interface LogExportResult {
+  partial?: { rejectedLogRecords: number; errorMessage: string };
+}
+
+/** The logs receiver behind both transports, with the trace receiver's checks and limits. */
+export interface LogExportPipeline {
+  /**
+   * Admits, reads, decodes and masks one ExportLogsServiceRequest and resolves once its
+   * GenAI event records are in Redis. Records outside a span, and records that are not
+   * GenAI message or evaluation events, are refused one by one. Throws IngestRefusal.
+   */
+  export(call: ExportCall): Promise<LogExportResult>;
+  maxMessageBytes: number;
+  retryAfterSeconds: number;
+}
+
+/** One per process; its high-water mark is the log record queue's own depth. */
+export function createLogExportPipeline(deps: LogExportDeps): LogExportPipeline {
+  const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
+  return {
+    export: (call) => exportLogs(deps, backpressure, call),
+    maxMessageBytes: deps.settings.maxBodyBytes,
+    retryAfterSeconds: deps.settings.retryAfterSeconds,
+  };
+}
+
+async function exportLogs(deps: LogExportDeps, backpressure: Backpressure, call: ExportCall): Promise<LogExportResult> {
+  const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
+  const body = await call.readMessage();
+  const decoded = decodeOrRefuse(() => decodeLogsExport(body, encoding), (err) => err instanceof OtlpDecodeError);
+  const result = partitionSpanLogRecords(decoded, isSpanLogEvent);
+  if (projectSettings.masking) {
+    const outputHits = maskLogRecords(result.accepted, projectSettings.masking);
+    if (outputHits.length > 0) deps.maskingFindings.record(projectId, outputHits);
+  }
+  if (result.accepted.length > 0) {
+    const payload: LogRecordPayload = { projectId, receivedAtMs: Date.now(), records: result.accepted };
+    await enqueueOrRefuse(() => deps.queue.add('records', payload), deps.logger, { projectId, logRecords: result.accepted.length });
+  }
+  return result.rejected > 0 ? { partial: { rejectedLogRecords: result.rejected, errorMessage: result.errorMessage } } : {};
+}
