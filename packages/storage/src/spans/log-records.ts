@@ -53,9 +53,9 @@ export async function readSpanLogRecords(storage: Storage, projectId: string, ke
     query: `SELECT trace_id, span_id, toString(time_unix_nano) AS time, event_name, attributes, body
             FROM span_log_records FINAL
             WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
-              AND (trace_id, span_id) IN {keys:Array(Tuple(String, String))}
+              AND concat(trace_id, '/', span_id) IN {keys:Array(String)}
             ORDER BY trace_id, span_id, time_unix_nano, record_id`,
-    query_params: { projectId, traceIds: traceIdsOf(keys), keys: keys.map((k) => [k.traceId, k.spanId]) },
+    query_params: { projectId, traceIds: traceIdsOf(keys), keys: keys.map((k) => spanKey(k.traceId, k.spanId)) },
     format: 'JSONCompactEachRow',
     ...named(storage, 'spans.log-records.read'),
   });
@@ -76,8 +76,8 @@ export async function readSpanRows(storage: Storage, projectId: string, keys: re
   const result = await storage.client.query({
     query: `SELECT ${columns} FROM spans FINAL
             WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
-              AND (trace_id, span_id) IN {keys:Array(Tuple(String, String))}`,
-    query_params: { projectId, traceIds: traceIdsOf(keys), keys: keys.map((k) => [k.traceId, k.spanId]) },
+              AND concat(trace_id, '/', span_id) IN {keys:Array(String)}`,
+    query_params: { projectId, traceIds: traceIdsOf(keys), keys: keys.map((k) => spanKey(k.traceId, k.spanId)) },
     format: 'JSONEachRow',
     ...named(storage, 'spans.log-records.span-rows'),
   });
