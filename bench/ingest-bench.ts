@@ -1,4 +1,4 @@
-// End-to-end ingest benchmark in the all-in-one mode (see README, "Benchmark").
+// End-to-end ingest benchmark in the all-in-one mode (see docs/benchmarks.md).
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,8 +6,8 @@ type Env = Record<string, string | undefined>;
 const MiB = 1024 * 1024;
 
 /**
- * Every setting of the service, grouped by the part that uses it. The README's
- * configuration table lists the same names; keep them together.
+ * Every setting of the service, grouped by the part that uses it. The configuration
+ * table in docs/configuration.md lists the same names (a test holds them together).
  */
 export const SETTINGS = {
   http: {

@@ -1,6 +1,6 @@
 /**
- * The risk assessment of a finding: a fixed, documented formula (README "Risk
- * assessment"), so the same figures always give the same answer and a reviewer can
+ * The risk assessment of a finding: a fixed, documented formula (docs/api.md,
+ * "Risk assessment"), so the same figures always give the same answer and a reviewer can
  * redo it by hand.
  *
  *   frequency  = occurrences / max(1, days between first and last seen)      (per day)
