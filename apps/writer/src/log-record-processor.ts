@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { telemetryScoresOf } from '@aos/domain';
+import { GENAI_MESSAGE_EVENTS, telemetryScoresOf } from '@aos/domain';
 import type { Logger } from '@aos/log';
 import { LOG_RECORD_QUEUE, createRedisConnection, parseLogRecordPayload, startWorker, type LogRecordPayload, type WorkerStats } from '@aos/queue';
 import { insertSpanLogRecords, isStorageUnavailable, writeTelemetryScores, type Storage } from '@aos/storage';
@@ -38,11 +38,13 @@ export function startLogRecordProcessor(deps: LogRecordProcessorDeps): { stats: 
         throw new UnrecoverableError(`invalid log record payload: ${(err as Error).message}`);
       }
       const { projectId, records } = payload;
-      await insertSpanLogRecords(deps.storage, projectId, payload.receivedAtMs, records);
+      // Message events are kept for their spans; evaluation results are scores and nothing else.
+      const messages = records.filter((r) => GENAI_MESSAGE_EVENTS.has(r.eventName));
+      await insertSpanLogRecords(deps.storage, projectId, payload.receivedAtMs, messages);
       const scores = records.flatMap((r) => telemetryScoresOf(r.traceId, r.spanId, [{ ...r, name: r.eventName }]));
       await writeTelemetryScores(deps.storage, projectId, scores);
-      await deps.join.join(projectId, records.map((r) => r.traceId));
-      return { records: records.length, scores: scores.length };
+      await deps.join.join(projectId, messages.map((r) => r.traceId));
+      return { records: messages.length, scores: scores.length };
     },
   });
   return {

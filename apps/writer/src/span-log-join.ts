@@ -1,4 +1,4 @@
-import { foldLogRecords } from '@aos/domain';
+import { JOINED_FIELDS, foldLogRecords, type SpanRow } from '@aos/domain';
 import { encodeSpanRows, insertEncodedSpans, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords, type Storage } from '@aos/storage';
 
 /**
@@ -42,10 +42,21 @@ async function foldStored(storage: Storage, projectId: string, keys: Parameters<
   if (rows.length === 0) return; // the spans have not arrived: they fold their records when they do
   const records = await readSpanLogRecords(storage, projectId, rows.map((r) => ({ traceId: r.trace_id, spanId: r.span_id })));
   const now = Date.now();
-  const folded = rows.map((row) => ({
-    ...foldLogRecords(row, records.get(spanKey(row.trace_id, row.span_id)) ?? [], maxValueBytes),
+  const changed: SpanRow[] = [];
+  for (const row of rows) {
+    const folded = foldLogRecords(row, records.get(spanKey(row.trace_id, row.span_id)) ?? [], maxValueBytes);
+    // A replay folds to the row already stored: no new version for it.
+    if (sameFold(row, folded)) continue;
     // Above the stored version, and above what a replay of the span's batch would carry.
-    ingested_at: Math.max(Number(row.ingested_at) + 1, now),
-  }));
-  await insertEncodedSpans(storage, [encodeSpanRows(folded)]);
+    changed.push({ ...folded, ingested_at: Math.max(Number(row.ingested_at) + 1, now) });
+  }
+  if (changed.length > 0) await insertEncodedSpans(storage, [encodeSpanRows(changed)]);
+}
+
+function sameFold(a: SpanRow, b: SpanRow): boolean {
+  return (
+    JOINED_FIELDS.every((field) => a[field] === b[field]) &&
+    a.log_record_fields.join() === b.log_record_fields.join() &&
+    a.quality_flags.join() === b.quality_flags.join()
+  );
 }
