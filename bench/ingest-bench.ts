@@ -1,9 +1,8 @@
-// End-to-end ingest benchmark in the all-in-one mode (see docs/benchmarks.md).
-import { fork } from 'node:child_process';
+// End-to-end ingest benchmark in the all-in-one mode, or with BENCH_MODE=split the parts
+// as processes of their own (bench/split-bench.ts; see docs/benchmarks.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decodeProtobufExport } from '@aos/otlp';
 import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
 import { findFreePort } from '@aos/local-services';
@@ -11,47 +10,12 @@ import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
 import { SPAN_COLUMNS, createApiKey, encodeSpanRows, type Storage } from '@aos/storage';
 import { agentRequest } from './agent-spans.ts';
+import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
+import { runSplitBench } from './split-bench.ts';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 const POOL_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SUSTAIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-interface SenderResult {
-  sentSpans: number;
-  requests: number;
-  refused: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-}
-
-function startSender(seed: number) {
-  const child = fork(path.join(here, 'sender.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, POOL_REQUESTS: String(POOL_REQUESTS), SEED: String(seed * 100_000) },
-  });
-  const ready = new Promise<{ spans: number; bytes: number }>((resolve) =>
-    // IPC messages are the sender's own objects (see sender.ts).
-    child.once('message', (m) => resolve(m as { spans: number; bytes: number })),
-  );
-  const run = (go: object) =>
-    new Promise<SenderResult>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as SenderResult));
-      child.once('exit', (code) => reject(new Error(`sender exited ${code}`)));
-      child.send(go);
-    });
-  return { child, ready, run };
-}
-
-async function countSpans(storage: Storage, projectId: string): Promise<number> {
-  const result = await storage.client.query({
-    query: 'SELECT count() AS n FROM spans WHERE project_id = {projectId:String}',
-    query_params: { projectId },
-    format: 'JSONEachRow',
-  });
-  return Number((await result.json<{ n: string }>())[0]!.n);
-}
 
 /** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
 const REALISTIC_POLICY = {
@@ -68,31 +32,6 @@ const REALISTIC_POLICY = {
     { name: 'employee-id', pattern: '\\bEMP-\\d{6}\\b', fields: { input: true, output: true, attributes: ['user.*'] } },
   ],
 };
-
-/** Where the senders send: the service's HTTP URL and gRPC address, over one of the two, with a key. */
-interface Target {
-  transport: 'http' | 'grpc';
-  url: string;
-  grpcAddress: string;
-  key: string;
-}
-
-/** Phase 1: every span of the pools once, timed from the first request until all are queryable. */
-async function endToEnd(senders: ReturnType<typeof startSender>[], target: Target, storage: Storage, projectId: string, totalSpans: number) {
-  const t0 = performance.now();
-  const results = await Promise.all(senders.map((s) => s.run({ ...target, concurrency: 2, seconds: 0 })));
-  const ackedAt = performance.now();
-  while ((await countSpans(storage, projectId)) < totalSpans) await new Promise((r) => setTimeout(r, 200));
-  const seconds = (performance.now() - t0) / 1000;
-  return { results, seconds, rate: totalSpans / seconds, ackSeconds: (ackedAt - t0) / 1000 };
-}
-
-/** Ack latency of a phase: the worst sender's p50 and p99, and the refusals the senders retried. */
-function ackFigures(results: SenderResult[]): string {
-  const p50 = Math.max(...results.map((r) => r.p50));
-  const p99 = Math.max(...results.map((r) => r.p99));
-  return `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (worst sender); retryable refusals: ${results.reduce((n, r) => n + r.refused, 0)}`;
-}
 
 async function bareInsertRate(storage: Storage, requests: number): Promise<number> {
   // The same kind of rows the writer produces, encoded the same way up front: only the
@@ -134,7 +73,7 @@ async function main() {
     rssSamples.push({ t: (performance.now() - t00) / 1000, rss });
   }, 1000);
   try {
-    const senders = Array.from({ length: SENDERS }, (_, i) => startSender(i));
+    const senders = Array.from({ length: SENDERS }, (_, i) => startSender(i, POOL_REQUESTS));
     const pools = await Promise.all(senders.map((s) => s.ready));
     const totalSpans = pools.reduce((n, p) => n + p.spans, 0);
     const totalBytes = pools.reduce((n, p) => n + p.bytes, 0);
@@ -217,4 +156,5 @@ async function main() {
   }
 }
 
-await main();
+if (process.env.BENCH_MODE === 'split') await runSplitBench({ senders: SENDERS, poolRequests: Number(process.env.BENCH_REQUESTS ?? 100) });
+else await main();

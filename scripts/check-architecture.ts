@@ -94,7 +94,7 @@ for (const w of workspaces) {
 // Storage: a folder per domain. Each domain may import sql/, client.ts and the domains
 // named here, so the domains form no cycle and a new module lands in its room.
 const STORAGE = path.join(root, 'packages/storage/src');
-const STORAGE_TOP_FILES = new Set(['client.ts', 'client.test.ts', 'migrations.ts', 'migrations.test.ts', 'index.ts']);
+const STORAGE_TOP_FILES = new Set(['client.ts', 'client.test.ts', 'server-http.ts', 'server-http.test.ts', 'migrations.ts', 'migrations.test.ts', 'index.ts']);
 const DOMAIN_IMPORTS: Record<string, readonly string[]> = {
   sql: [],
   traces: [],
@@ -106,6 +106,7 @@ const DOMAIN_IMPORTS: Record<string, readonly string[]> = {
   monitors: ['traces', 'findings'],
   evaluators: ['traces', 'spans'],
   'project-settings': [],
+  retention: ['traces'],
   keys: [],
 };
 for (const entry of readdirSync(STORAGE)) {
@@ -143,6 +144,18 @@ for (const [, segment] of mounted) {
   if (!tests.some((t) => existsSync(t))) problems.push(`/${segment} has no integration test named after it (test/${segment}.test.ts or test/${segment}/)`);
 }
 for (const folder of routeFolders) problems.push(`apps/query/src/routes/${folder}/ is not mounted in apps/query/src/app.ts`);
+
+// The test ClickHouse endpoint (test/support/clickhouse-http/) stands in for a server in
+// tests and the benchmark only: apps and packages never reach into test/.
+const TEST_DIR = path.join(root, 'test') + path.sep;
+for (const w of workspaces) {
+  for (const file of sourceFiles(path.join(w.dir, 'src'))) {
+    const reached = new Set([...relativeImports(file), ...[...readFileSync(file, 'utf8').matchAll(/['"]([^'"]*test\/support[^'"]*)['"]/g)].map((m) => path.resolve(path.dirname(file), m[1]!))]);
+    for (const target of reached) {
+      if (target.startsWith(TEST_DIR)) problems.push(`${path.relative(root, file)} imports ${path.relative(root, target)}: production code never imports test support`);
+    }
+  }
+}
 
 if (problems.length > 0) {
   console.error(`architecture check failed:\n  ${problems.join('\n  ')}`);

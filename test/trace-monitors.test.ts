@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monitorSettings } from '@aos/config';
 import { silentLogger } from '@aos/log';
+import { createMetrics } from '@aos/metrics';
 import { createApiKey, evaluateMonitor, getMonitor, listFindings, type StoredMonitor } from '@aos/storage';
 import { WEBHOOK_HEADERS, startMonitorProcessor, verifyWebhook } from '@aos/writer';
 import { seedTraces } from './support/seed-traces.ts';
@@ -318,6 +319,7 @@ describe('scheduled evaluation', () => {
       lockDurationMs: 30_000,
       settings: monitorSettings({}),
       logger: silentLogger,
+      metrics: createMetrics(),
     });
     try {
       const created = await jsonCall<MonitorView>(svc, '/api/v1/trace-monitors', { method: 'POST', body: { ...live, name: 'two writers' } });

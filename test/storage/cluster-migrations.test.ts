@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations, openStorage, type Storage } from '@aos/storage';
+import { expirySteps, loadMigrations, openStorage, type Storage } from '@aos/storage';
 import { storageSettingsForTest } from '../support/storage.ts';
 
 // No ClickHouse cluster runs here, so the cluster variant's migrations are at least parsed
@@ -38,5 +38,11 @@ describe('cluster migrations', () => {
 
   it('would catch a statement the engine cannot parse', async () => {
     expect(await parses('EXCHANGE TABLES spans_local AND ON CLUSTER aos_cluster')).toMatch(/Syntax error/);
+  });
+
+  it('are joined by retention deletes that parse too, reaching sharded tables through their _local tables ON CLUSTER', async () => {
+    const steps = expirySteps('aos_cluster', 'acme', Date.now() - 86_400_000, Date.now());
+    expect(steps.some((s) => s.delete.query.startsWith('DELETE FROM spans_local ON CLUSTER aos_cluster '))).toBe(true);
+    for (const step of steps) expect(await parses(step.delete.query), step.delete.query).toBeNull();
   });
 });

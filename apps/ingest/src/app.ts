@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { apiErrorHandler, apiNotFound } from '@aos/http';
 import type { Logger } from '@aos/log';
+import { createServiceApp, type Operations } from '@aos/metrics';
 import { otlpRoutes, type OtlpHttpPipelines } from './routes/traces/otlp.ts';
 
 export { startProjectSettings, type ProjectSettingsSource } from './project-settings.ts';
@@ -17,12 +17,9 @@ export function ingestRoutes(pipelines: OtlpHttpPipelines): Hono {
   return app;
 }
 
-/** The ingest app on its own: OTLP/HTTP receivers plus health. */
-export function createIngestApp(pipelines: OtlpHttpPipelines, logger: Logger): Hono {
-  const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+/** The ingest app on its own: OTLP/HTTP receivers plus health, readiness and metrics. */
+export function createIngestApp(pipelines: OtlpHttpPipelines, ops: Operations, logger: Logger): Hono {
+  const app = createServiceApp(ops, logger);
   app.route('/api/v1', ingestRoutes(pipelines));
-  app.onError(apiErrorHandler(logger));
-  app.notFound(apiNotFound);
   return app;
 }

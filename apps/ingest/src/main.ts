@@ -1,6 +1,7 @@
 import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
+import { createMetrics, createReadiness } from '@aos/metrics';
 import { createIngestQueue, createLogRecordQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
@@ -28,6 +29,8 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  const metrics = createMetrics();
+  const readiness = createReadiness(metrics, { storage, redis: connection });
   const attempts = writerSettings(env).jobAttempts;
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
   const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
@@ -41,11 +44,11 @@ runMain(async () => {
     logger: log,
   });
   const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
-  const common = { auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs), settings: ingestConfig, projectSettings, maskingFindings, logger: log };
+  const common = { auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs), settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics };
   const pipelines = { traces: createTraceExportPipeline({ ...common, queue }), logs: createLogExportPipeline({ ...common, queue: logQueue }) };
   const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
   if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
-  serveUntilSignal(createIngestApp(pipelines, log), http, (port) => log.info('ingest listening', { port }), async () => {
+  serveUntilSignal(createIngestApp(pipelines, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
     // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
     await grpc?.stop();
     await projectSettings.close();

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
-import { apiErrorHandler, apiNotFound, type KeyAuthenticator } from '@aos/http';
+import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
-import type { EvaluatorSettings, MonitorSettings } from '@aos/config';
+import { createServiceApp, type Operations } from '@aos/metrics';
+import type { EvaluatorSettings, MonitorSettings, RetentionSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { apiKeyRoutes } from './routes/api-keys/index.ts';
@@ -14,6 +15,7 @@ import { scoreConfigRoutes } from './routes/score-configs/index.ts';
 import { scoreRoutes } from './routes/trace-scores/index.ts';
 import { traceDimensionRoutes } from './routes/trace-dimensions/index.ts';
 import { traceMaskingRoutes } from './routes/trace-masking/index.ts';
+import { traceRetentionRoutes } from './routes/trace-retention/index.ts';
 import { traceRoutes } from './routes/traces/index.ts';
 import { traceViewRoutes } from './routes/trace-views/index.ts';
 
@@ -33,6 +35,8 @@ export interface QueryAppDeps {
   evaluationQueue: Queue<EvaluationPayload>;
   /** Model defaults of evaluator runs made by the API (POST /trace-evaluators/{id}/run). */
   evaluatorSettings: EvaluatorSettings;
+  /** RETENTION_DAYS, shown beside a project's own retention. */
+  retentionSettings: RetentionSettings;
   logger: Logger;
 }
 
@@ -50,15 +54,13 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/trace-dimensions', traceDimensionRoutes(deps));
   app.route('/trace-views', traceViewRoutes(deps));
   app.route('/trace-masking', traceMaskingRoutes(deps));
+  app.route('/trace-retention', traceRetentionRoutes(deps));
   return app;
 }
 
-/** The query app on its own. */
-export function createQueryApp(deps: QueryAppDeps): Hono {
-  const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+/** The query app on its own, with health, readiness and metrics. */
+export function createQueryApp(deps: QueryAppDeps, ops: Operations): Hono {
+  const app = createServiceApp(ops, deps.logger);
   app.route('/api/v1', queryRoutes(deps));
-  app.onError(apiErrorHandler(deps.logger));
-  app.notFound(apiNotFound);
   return app;
 }

@@ -8,12 +8,14 @@ import {
   monitorSettings,
   processSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createMetrics, createReadiness } from '@aos/metrics';
+import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher, withMigrationLock } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
@@ -29,8 +31,11 @@ runMain(async () => {
     throw new ConfigError('CLICKHOUSE_URL: required when query runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  await migrate(storage);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  // Writers and query processes often start together: the lock lets one apply the migrations.
+  await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
+  const metrics = createMetrics();
+  const readiness = createReadiness(metrics, { storage, redis: connection });
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
   const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
   const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
@@ -44,8 +49,9 @@ runMain(async () => {
     monitorSettings: monitorSettings(env),
     evaluationQueue,
     evaluatorSettings: evaluatorSettings(env),
+    retentionSettings: retentionSettings(env),
     logger: log,
-  });
+  }, { metrics, readiness });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {
     await queue.close();
     await monitorQueue.close();

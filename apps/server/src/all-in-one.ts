@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
 import {
   authSettings,
   evaluatorSettings,
@@ -11,10 +10,11 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from '@aos/config';
-import { apiErrorHandler, apiNotFound, createKeyAuthenticator } from '@aos/http';
+import { createKeyAuthenticator } from '@aos/http';
 import {
   MASKING_FINDINGS_FLUSH_MS,
   createLogExportPipeline,
@@ -26,6 +26,7 @@ import {
 } from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
+import { createMetrics, createReadiness, createServiceApp, type Metrics } from '@aos/metrics';
 import { queryRoutes } from '@aos/query';
 import { createEvaluationQueue, createIngestQueue, createLogRecordQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
@@ -40,6 +41,8 @@ export interface AllInOne {
   createdKey: CreatedApiKey | null;
   writer: Writer;
   storage: Storage;
+  /** The process's metrics registry, as /metrics serves it. */
+  metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const maskingConfig = maskingSettings(env);
   const monitorConfig = monitorSettings(env);
   const evaluatorConfig = evaluatorSettings(env);
+  const retentionConfig = retentionSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -82,6 +86,8 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
 
     const connection = createRedisConnection(redisUrl, log);
     stops.push(async () => connection.quit());
+    const metrics = createMetrics();
+    const readiness = createReadiness(metrics, { storage, redis: connection });
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => queue.close());
     const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
@@ -97,8 +103,10 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       settings: writerConfig,
       monitorSettings: monitorConfig,
       evaluatorSettings: evaluatorConfig,
+      retentionSettings: retentionConfig,
       logger: log,
       logLevel: logSettings(env).level,
+      metrics,
     });
     stops.push(() => writer.close());
 
@@ -115,10 +123,9 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
-    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log };
+    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics };
     const pipelines = { traces: createTraceExportPipeline({ ...pipelineDeps, queue }), logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }) };
-    const app = new Hono();
-    app.get('/healthz', (c) => c.json({ status: 'ok' }));
+    const app = createServiceApp({ metrics, readiness }, log);
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
     app.route('/api/v1', ingestRoutes(pipelines));
     app.route(
@@ -133,18 +140,17 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         monitorSettings: monitorConfig,
         evaluationQueue,
         evaluatorSettings: evaluatorConfig,
+        retentionSettings: retentionConfig,
         logger: log,
       }),
     );
-    app.onError(apiErrorHandler(log));
-    app.notFound(apiNotFound);
     const server = await listen(app, http.host, http.port);
     stops.push(() => server.close());
     // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
     const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
     if (grpc) stops.push(() => grpc.stop());
     log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
-    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, stop };
+    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, metrics, stop };
   } catch (err) {
     await stop();
     throw err;

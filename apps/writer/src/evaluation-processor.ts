@@ -10,6 +10,7 @@ import {
   type EvaluatorRuntime,
 } from '@aos/evaluators';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import {
   BACKFILL_CHUNK_JOB,
   EVALUATION_QUEUE,
@@ -39,6 +40,7 @@ export interface EvaluationProcessorDeps {
   concurrency: number;
   lockDurationMs: number;
   logger: Logger;
+  metrics: Metrics;
 }
 
 export interface EvaluationProcessor {
@@ -64,6 +66,7 @@ export function startEvaluationProcessor(deps: EvaluationProcessorDeps): Evaluat
   const runtime: EvaluatorRuntime = { storage: deps.storage, settings: deps.settings, limiter: new KeyedLimiter(), logger: log };
   const started = startWorker<EvaluationPayload>({
     queue: EVALUATION_QUEUE,
+    onOutcome: deps.metrics.jobOutcomes(EVALUATION_QUEUE),
     connection,
     prefix: deps.prefix,
     concurrency: deps.concurrency,

@@ -1,6 +1,9 @@
 export { startWriter } from './writer.ts';
 export type { Writer, WriterDeps } from './writer.ts';
+export { runRetentionPass } from './retention-pass.ts';
+export type { RetentionPassOptions } from './retention-pass.ts';
 export { runTraceFlagsPass } from './trace-flags-pass.ts';
+export { runTraceRollupPass } from './trace-rollup-pass.ts';
 export type { TraceFlagsPassOptions, TraceFlagsPassResult } from './trace-flags-pass.ts';
 export { reconcileSchedules, startMonitorProcessor } from './monitor-processor.ts';
 export type { MonitorProcessor, MonitorProcessorDeps } from './monitor-processor.ts';

@@ -10,7 +10,8 @@ export interface InsertBatcherOptions<T> {
   maxWaitMs: number;
   /** How many `add` calls can be waiting at once (the worker's concurrency). */
   maxPendingAdds: number;
-  insert(rows: T[]): Promise<void>;
+  /** Writes one block; `count` is the number of table rows it holds. */
+  insert(rows: T[], count: number): Promise<void>;
 }
 
 interface Pending<T> {
@@ -62,10 +63,11 @@ export class InsertBatcher<T> {
   async #write(block: Pending<T>[]): Promise<void> {
     if (block.length === 0) return;
     const rows = block.length === 1 ? block[0]!.rows : block.flatMap((p) => p.rows);
+    const count = block.reduce((n, p) => n + p.count, 0);
     try {
-      await this.opts.insert(rows);
+      await this.opts.insert(rows, count);
       this.stats.inserts += 1;
-      this.stats.rows += block.reduce((n, p) => n + p.count, 0);
+      this.stats.rows += count;
       for (const p of block) p.resolve();
     } catch (err) {
       if (block.length === 1) {
@@ -77,7 +79,7 @@ export class InsertBatcher<T> {
       this.stats.isolatedRetries += 1;
       for (const p of block) {
         try {
-          await this.opts.insert(p.rows);
+          await this.opts.insert(p.rows, p.count);
           this.stats.inserts += 1;
           this.stats.rows += p.count;
           p.resolve();

@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { GENAI_MESSAGE_EVENTS, telemetryScoresOf } from '@aos/domain';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import { LOG_RECORD_QUEUE, createRedisConnection, parseLogRecordPayload, startWorker, type LogRecordPayload, type WorkerStats } from '@aos/queue';
 import { insertSpanLogRecords, isStorageUnavailable, writeTelemetryScores, type Storage } from '@aos/storage';
 import type { SpanLogJoin } from './span-log-join.ts';
@@ -13,6 +14,7 @@ export interface LogRecordProcessorDeps {
   lockDurationMs: number;
   concurrency: number;
   join: SpanLogJoin;
+  metrics: Metrics;
 }
 
 /**
@@ -30,6 +32,7 @@ export function startLogRecordProcessor(deps: LogRecordProcessorDeps): { stats: 
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
     unavailable: isStorageUnavailable,
+    onOutcome: deps.metrics.jobOutcomes(LOG_RECORD_QUEUE),
     processor: async (job) => {
       let payload: LogRecordPayload;
       try {

@@ -1,10 +1,24 @@
-import { ConfigError, evaluatorSettings, logSettings, monitorSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
+import {
+  ConfigError,
+  evaluatorSettings,
+  httpSettings,
+  logSettings,
+  monitorSettings,
+  processSettings,
+  queueSettings,
+  retentionSettings,
+  storageSettings,
+  writerSettings,
+} from '@aos/config';
 import { createLogger } from '@aos/log';
-import { onShutdownSignal, runMain } from '@aos/runtime';
+import { createMetrics, createReadiness, createServiceApp } from '@aos/metrics';
+import { createRedisConnection, withMigrationLock } from '@aos/queue';
+import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { startWriter } from './writer.ts';
 
 // The writer on its own: needs REDIS_URL and CLICKHOUSE_URL. Run as many as the load needs.
+// It serves no API, only /healthz, /readyz and /metrics on HOST:PORT.
 runMain(async () => {
   const env = process.env;
   const logLevel = logSettings(env).level;
@@ -13,12 +27,17 @@ runMain(async () => {
   const storageConfig = storageSettings(env);
   const settings = writerSettings(env);
   const monitorConfig = monitorSettings(env);
+  const http = httpSettings(env);
   if (!queueConfig.redisUrl) throw new ConfigError('REDIS_URL: required when the writer runs on its own');
   if (!storageConfig.url) {
     throw new ConfigError('CLICKHOUSE_URL: required when the writer runs on its own (the embedded engine lives in the all-in-one process)');
   }
   const storage = await openStorage(storageConfig);
-  await migrate(storage);
+  const connection = createRedisConnection(queueConfig.redisUrl, log);
+  // Writers and query processes often start together: the lock lets one apply the migrations.
+  await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
+  const metrics = createMetrics();
+  const readiness = createReadiness(metrics, { storage, redis: connection });
   const writer = startWriter({
     storage,
     redisUrl: queueConfig.redisUrl,
@@ -26,12 +45,15 @@ runMain(async () => {
     settings,
     monitorSettings: monitorConfig,
     evaluatorSettings: evaluatorSettings(env),
+    retentionSettings: retentionSettings(env),
     logger: log,
     logLevel,
+    metrics,
   });
   log.info('writer started', { threads: settings.threads, concurrency: settings.concurrency });
-  onShutdownSignal(async () => {
+  serveUntilSignal(createServiceApp({ metrics, readiness }, log), http, (port) => log.info('writer metrics listening', { port }), async () => {
     await writer.close();
+    await connection.quit();
     await storage.close();
   }, processSettings(env));
 });

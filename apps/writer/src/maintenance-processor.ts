@@ -1,4 +1,5 @@
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import { isStorageUnavailable } from '@aos/storage';
 import {
   MAINTENANCE_QUEUE,
@@ -24,6 +25,7 @@ export interface MaintenanceProcessorDeps {
   concurrency: number;
   lockDurationMs: number;
   logger: Logger;
+  metrics: Metrics;
   /** Passes by maintenance job name. */
   passes: Record<string, MaintenancePass>;
 }
@@ -45,6 +47,7 @@ export function startMaintenanceProcessor(deps: MaintenanceProcessorDeps): { sta
   );
   const started = startWorker<MaintenancePayload>({
     queue: MAINTENANCE_QUEUE,
+    onOutcome: deps.metrics.jobOutcomes(MAINTENANCE_QUEUE),
     connection,
     prefix: deps.prefix,
     concurrency: deps.concurrency,

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { MonitorSettings } from '@aos/config';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import {
   MONITOR_EVALUATE_JOB,
   MONITOR_QUEUE,
@@ -28,6 +29,7 @@ export interface MonitorProcessorDeps {
   lockDurationMs: number;
   settings: MonitorSettings;
   logger: Logger;
+  metrics: Metrics;
 }
 
 export interface MonitorProcessor {
@@ -60,6 +62,7 @@ export function startMonitorProcessor(deps: MonitorProcessorDeps): MonitorProces
   let evaluations = 0;
   const started = startWorker<MonitorPayload>({
     queue: MONITOR_QUEUE,
+    onOutcome: deps.metrics.jobOutcomes(MONITOR_QUEUE),
     connection,
     prefix: deps.prefix,
     concurrency: deps.concurrency,

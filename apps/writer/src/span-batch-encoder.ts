@@ -7,6 +7,8 @@ import { encodeSpanRows } from '@aos/storage';
 /** A processed batch: its rows as JSONEachRow text, and how many there are. */
 export interface EncodedBatch {
   projectId: string;
+  /** When ingest received the export (for the writer's lag). */
+  receivedAtMs: number;
   chunk: string;
   rows: number;
   /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
@@ -40,6 +42,7 @@ export function createSpanBatchEncoder(opts: { prices: PriceTable; maxValueBytes
     });
     return {
       projectId: payload.projectId,
+      receivedAtMs: payload.receivedAtMs,
       chunk: encodeSpanRows(rows),
       rows: rows.length,
       deploymentIds: deploymentIdsOf(payload.export.resourceSpans),

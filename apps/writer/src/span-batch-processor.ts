@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
+import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
@@ -16,6 +17,7 @@ export interface SpanBatchProcessorDeps {
   settings: WriterSettings;
   logger: Logger;
   logLevel: LogLevel;
+  metrics: Metrics;
   join: SpanLogJoin;
 }
 
@@ -39,7 +41,7 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
     maxRows: settings.batchMaxRows,
     maxWaitMs: settings.batchMaxWaitMs,
     maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
-    insert: (chunks) => insertEncodedSpans(deps.storage, chunks),
+    insert: (chunks, rows) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks)),
   });
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers end a job's processing here.
@@ -49,13 +51,15 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
       registerDeployments(batch.projectId, batch.deploymentIds),
       writeTelemetryScores(deps.storage, batch.projectId, batch.telemetryScores),
     ]);
+    deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
     // Only once the spans are stored: records stored before then are found now, later ones find the spans.
     await deps.join.join(batch.projectId, batch.traceIds);
   };
+  const onOutcome = deps.metrics.jobOutcomes(INGEST_QUEUE);
   const workers =
     settings.threads > 0
-      ? startWriterThreads(deps, storeBatch)
-      : startInThread(deps, storeBatch, createSpanBatchEncoder({ prices, maxValueBytes: settings.maxAttributeBytes }));
+      ? startWriterThreads({ ...deps, onOutcome }, storeBatch)
+      : startInThread({ ...deps, onOutcome }, storeBatch, createSpanBatchEncoder({ prices, maxValueBytes: settings.maxAttributeBytes }));
   return {
     stats: Object.defineProperties(workers.stats as SpanBatchProcessor['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
@@ -76,7 +80,7 @@ interface RunningWorkers {
 }
 
 function startInThread(
-  deps: SpanBatchProcessorDeps,
+  deps: SpanBatchProcessorDeps & { onOutcome(outcome: JobOutcome): void },
   storeBatch: (batch: EncodedBatch) => Promise<void>,
   processBatch: ReturnType<typeof createSpanBatchEncoder>,
 ): RunningWorkers {
@@ -89,6 +93,7 @@ function startInThread(
     lockDurationMs: deps.settings.lockDurationMs,
     logger: deps.logger,
     unavailable: isStorageUnavailable,
+    onOutcome: deps.onOutcome,
     processor: async (job) => {
       // Let ingest requests in the same process run before milliseconds of CPU work.
       await yieldToEventLoop();
@@ -104,6 +109,15 @@ function startInThread(
       await connection.quit();
     },
   };
+}
+
+/** Runs one insert of encoded rows, timing it and counting its rows and bytes as inserted once it succeeds. */
+async function timedInsert(metrics: Metrics, table: string, chunks: readonly string[], rows: number, insert: () => Promise<void>): Promise<void> {
+  const end = metrics.insertDuration.startTimer({ table });
+  await insert();
+  end();
+  metrics.insertedRows.inc({ table }, rows);
+  metrics.insertedBytes.inc({ table }, chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0));
 }
 
 /** Deployment ids already recorded by this process; bounded so a flood of ids cannot grow it forever. */

@@ -12,7 +12,7 @@ export interface TraceRollupPassOptions {
 }
 
 /** Rolls up the hours (of any project) that have gone quiet since they were last written, newest first. */
-export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPassOptions): Promise<{ done: number }> {
+export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPassOptions): Promise<{ done: number; due: number }> {
   const started = Date.now();
   const due = await findDueRollupHours(storage, {
     nowMs: opts.now ?? started,
@@ -27,5 +27,5 @@ export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPass
   }
   // Once for the pass (a process stopped before it leaves them to the hour's next pass).
   await dropSupersededRollups(storage, done);
-  return { done: done.length };
+  return { done: done.length, due: due.length };
 }

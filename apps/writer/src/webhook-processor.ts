@@ -1,6 +1,7 @@
 import type { MonitorSettings } from '@aos/config';
 import { outboundUrlProblem } from '@aos/http';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import { WEBHOOK_QUEUE, createRedisConnection, parseWebhookPayload, startWorker, type WebhookPayload } from '@aos/queue';
 import { getMonitor, isStorageUnavailable, type Storage } from '@aos/storage';
 import { WEBHOOK_HEADERS, signWebhook } from './webhook-signature.ts';
@@ -19,10 +20,12 @@ export function startWebhookProcessor(deps: {
   lockDurationMs: number;
   settings: MonitorSettings;
   logger: Logger;
+  metrics: Metrics;
 }): { close(): Promise<void> } {
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
   const started = startWorker<WebhookPayload>({
     queue: WEBHOOK_QUEUE,
+    onOutcome: deps.metrics.jobOutcomes(WEBHOOK_QUEUE),
     connection,
     prefix: deps.prefix,
     concurrency: deps.concurrency,

@@ -1,5 +1,6 @@
 import type { WriterSettings } from '@aos/config';
 import type { LogLevel } from '@aos/log';
+import type { JobOutcome } from '@aos/metrics';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 
 /** What a writer thread is started with. */
@@ -14,7 +15,7 @@ export interface WriterThreadData {
 /** Thread → main. */
 export type FromWriterThread =
   | { type: 'rows'; id: number; batch: EncodedBatch }
-  | { type: 'job'; outcome: 'completed' | 'failed' | 'stalled' };
+  | { type: 'job'; outcome: JobOutcome };
 
 /** Main → thread. */
 export type ToWriterThread =

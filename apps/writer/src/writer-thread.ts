@@ -30,6 +30,8 @@ const { worker } = startWorker({
   lockDurationMs: data.settings.lockDurationMs,
   logger,
   unavailable: isStorageUnavailable,
+  // Counted on the main thread, whose registry /metrics reads.
+  onOutcome: (outcome) => send({ type: 'job', outcome }),
   processor: async (job) => {
     const batch = processBatch(job.data);
     const id = nextId++;
@@ -39,9 +41,6 @@ const { worker } = startWorker({
     return { spans: batch.rows };
   },
 });
-worker.on('completed', () => send({ type: 'job', outcome: 'completed' }));
-worker.on('failed', () => send({ type: 'job', outcome: 'failed' }));
-worker.on('stalled', () => send({ type: 'job', outcome: 'stalled' }));
 
 port.on('message', async (message: ToWriterThread) => {
   if (message.type === 'close') {

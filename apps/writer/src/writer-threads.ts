@@ -1,5 +1,6 @@
 import { Worker as Thread } from 'node:worker_threads';
-import type { WorkerStats } from '@aos/queue';
+import type { JobOutcome } from '@aos/metrics';
+import { countOutcome, type WorkerStats } from '@aos/queue';
 import { isStorageUnavailable } from '@aos/storage';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 import type { WriterSettings } from '@aos/config';
@@ -15,6 +16,8 @@ export interface WriterThreadsOptions {
   settings: WriterSettings;
   logger: Logger;
   logLevel: LogLevel;
+  /** Told how each job ended on any thread. */
+  onOutcome(outcome: JobOutcome): void;
 }
 
 export interface WriterThreads {
@@ -52,7 +55,8 @@ export function startWriterThreads(
           (err: Error) => reply({ type: 'failed', id: message.id, message: err.message, unavailable: isStorageUnavailable(err) }),
         );
       } else if (message.type === 'job') {
-        stats[message.outcome] += 1;
+        countOutcome(stats, message.outcome);
+        deps.onOutcome(message.outcome);
       }
     });
     thread.on('error', (err) => deps.logger.error('writer thread crashed', { threadIndex, error: err }));

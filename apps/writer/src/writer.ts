@@ -1,6 +1,7 @@
-import type { EvaluatorSettings, MonitorSettings, WriterSettings } from '@aos/config';
+import type { EvaluatorSettings, MonitorSettings, RetentionSettings, WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
-import { TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
+import type { Metrics } from '@aos/metrics';
+import { RETENTION_JOB, TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { startEvaluationProcessor } from './evaluation-processor.ts';
 import { startMaintenanceProcessor } from './maintenance-processor.ts';
@@ -10,6 +11,8 @@ import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batch-p
 import { createSpanLogJoin } from './span-log-join.ts';
 import { createCostStatsCache, runTraceFlagsPass } from './trace-flags-pass.ts';
 import { runTraceRollupPass } from './trace-rollup-pass.ts';
+import { startQueueGauges } from './queue-gauges.ts';
+import { runRetentionPass } from './retention-pass.ts';
 import { startWebhookProcessor } from './webhook-processor.ts';
 
 export interface WriterDeps {
@@ -19,8 +22,10 @@ export interface WriterDeps {
   settings: WriterSettings;
   monitorSettings: MonitorSettings;
   evaluatorSettings: EvaluatorSettings;
+  retentionSettings: RetentionSettings;
   logger: Logger;
   logLevel: LogLevel;
+  metrics: Metrics;
 }
 
 export interface Writer {
@@ -45,7 +50,7 @@ const MAINTENANCE_CONCURRENCY = 1;
  */
 export function startWriter(deps: WriterDeps): Writer {
   const { settings, storage, redisUrl, prefix, logger } = deps;
-  const common = { storage, redisUrl, prefix, logger, lockDurationMs: settings.lockDurationMs };
+  const common = { storage, redisUrl, prefix, logger, metrics: deps.metrics, lockDurationMs: settings.lockDurationMs };
 
   // Spans and their GenAI event log records meet here, whichever queue brings them first.
   const join = createSpanLogJoin({ storage, maxValueBytes: settings.maxAttributeBytes });
@@ -71,12 +76,21 @@ export function startWriter(deps: WriterDeps): Writer {
             // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
             onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
           });
+          deps.metrics.maintenanceDue.set({ pass: 'trace_flags' }, result.traces);
           return { done: result.traces, ...result };
         },
       },
       [TRACE_ROLLUPS_JOB]: {
         everyMs: settings.traceRollupIntervalMs,
-        run: () => runTraceRollupPass(storage, { quietMs: settings.traceRollupQuietMs }),
+        run: async () => {
+          const result = await runTraceRollupPass(storage, { quietMs: settings.traceRollupQuietMs });
+          deps.metrics.maintenanceDue.set({ pass: 'trace_rollups' }, result.due);
+          return result;
+        },
+      },
+      [RETENTION_JOB]: {
+        everyMs: deps.retentionSettings.intervalMs,
+        run: () => runRetentionPass(storage, { defaultDays: deps.retentionSettings.defaultDays }),
       },
     },
   });
@@ -84,6 +98,7 @@ export function startWriter(deps: WriterDeps): Writer {
   const monitors = startMonitorProcessor({ ...common, settings: deps.monitorSettings, concurrency: MONITOR_CONCURRENCY });
   // WEBHOOK_QUEUE: signed deliveries of monitor state changes.
   const webhooks = startWebhookProcessor({ ...common, settings: deps.monitorSettings, concurrency: WEBHOOK_CONCURRENCY });
+  const queueGauges = startQueueGauges({ ...common, settings, monitorSettings: deps.monitorSettings });
 
   return {
     stats: spans.stats,
@@ -93,7 +108,7 @@ export function startWriter(deps: WriterDeps): Writer {
       // still running while the writer threads ended never returned (embedded engine).
       await maintenance.close();
       await evaluations.close();
-      await Promise.all([spans.close(), logRecords.close(), monitors.close(), webhooks.close()]);
+      await Promise.all([spans.close(), logRecords.close(), monitors.close(), webhooks.close(), queueGauges.close()]);
     },
   };
 }

@@ -40,6 +40,20 @@ export function intSetting(defaultValue: number, min: number, max = Number.MAX_S
   );
 }
 
+/** An optional integer setting with bounds; undefined when not set. */
+export function optionalIntSetting(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.number(),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+  );
+}
+
 /** An optional string setting; undefined when not set. */
 export function optionalString() {
   return v.optional(v.string());

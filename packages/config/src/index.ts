@@ -11,6 +11,7 @@ export {
   otlpGrpcSettings,
   processSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from './settings.ts';
@@ -24,6 +25,7 @@ export type {
   OtlpGrpcSettings,
   ProcessSettings,
   QueueSettings,
+  RetentionSettings,
   StorageSettings,
   WriterSettings,
 } from './settings.ts';

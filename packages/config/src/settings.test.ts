@@ -9,6 +9,7 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  retentionSettings,
   storageSettings,
   writerSettings,
 } from './settings.ts';
@@ -30,6 +31,10 @@ describe('settings', () => {
       url: undefined,
       user: 'default',
       password: '',
+      caCertFile: undefined,
+      connectTimeoutMs: 5_000,
+      requestTimeoutMs: 120_000,
+      readRetries: 2,
       database: 'aos',
       cluster: undefined,
       dataDir: './data',
@@ -43,6 +48,14 @@ describe('settings', () => {
     expect(logSettings({})).toEqual({ level: 'info' });
     expect(monitorSettings({})).toEqual({ minIntervalSeconds: 60, webhookAttempts: 8, webhookBackoffMs: 2000, webhookTimeoutMs: 10_000, allowPrivateUrls: false });
     expect(monitorSettings({ ALLOW_PRIVATE_OUTBOUND_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    // Unset: nothing expires.
+    expect(retentionSettings({})).toEqual({ defaultDays: null, intervalMs: 3_600_000 });
+  });
+
+  it('takes a retention in whole days, at least one', () => {
+    expect(retentionSettings({ RETENTION_DAYS: '30' }).defaultDays).toBe(30);
+    expect(messageOf(() => retentionSettings({ RETENTION_DAYS: '0' }))).toContain('RETENTION_DAYS: must be at least 1');
+    expect(messageOf(() => retentionSettings({ RETENTION_DAYS: '1.5' }))).toContain('RETENTION_DAYS: must be a whole number');
   });
 
   it('parses integers and names the variable that is out of bounds', () => {
@@ -87,6 +100,12 @@ describe('settings', () => {
     // A host:port without a scheme parses as a URL with scheme "localhost:"; the scheme check catches it.
     expect(messageOf(() => queueSettings({ REDIS_URL: 'localhost:6379' }))).toContain('REDIS_URL: must start with redis:// or rediss://');
     expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'tcp://ch:9000' }))).toContain('CLICKHOUSE_URL: must start with http:// or https://');
+  });
+
+  it('takes ClickHouse credentials from their variables only, and a CA only for https', () => {
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://aos:secret@clickhouse:8123' }))).toMatch(/CLICKHOUSE_URL: must not carry credentials; set CLICKHOUSE_USER and CLICKHOUSE_PASSWORD/);
+    expect(messageOf(() => storageSettings({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_CA_CERT: '/ca.pem' }))).toMatch(/CLICKHOUSE_CA_CERT: only with an https:\/\/ CLICKHOUSE_URL/);
+    expect(storageSettings({ CLICKHOUSE_URL: 'https://clickhouse:8443', CLICKHOUSE_CA_CERT: '/ca.pem' }).caCertFile).toBe('/ca.pem');
   });
 
   it('takes OTLP_GRPC_PORT=0 as off, and TLS files only as a pair', () => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ConfigError, enumSetting, intSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
+import { ConfigError, enumSetting, intSetting, optionalIntSetting, optionalString, parseEnv, stringSetting, urlSetting } from './env.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -17,8 +17,17 @@ export const SETTINGS = {
   storage: {
     /** Unset: the embedded engine (chDB) under DATA_DIR. */
     CLICKHOUSE_URL: urlSetting(['http:', 'https:']),
+    /** Credentials come from these two only: a URL carrying them is refused (URLs end up in logs). */
     CLICKHOUSE_USER: stringSetting('default'),
     CLICKHOUSE_PASSWORD: stringSetting(''),
+    /** PEM file of the CA that signed the server's certificate (an `https://` URL); unset: the system's CAs. */
+    CLICKHOUSE_CA_CERT: optionalString(),
+    /** Connecting (TCP and TLS handshake) may take this long before the attempt fails as unreachable. */
+    CLICKHOUSE_CONNECT_TIMEOUT_MS: intSetting(5_000, 100, 600_000),
+    /** A request with no byte from the server for this long fails (a read is then not retried). */
+    CLICKHOUSE_REQUEST_TIMEOUT_MS: intSetting(120_000, 100, 3_600_000),
+    /** Times a read (a SELECT) is sent again after a connection fault; writes are never resent by the client. */
+    CLICKHOUSE_READ_RETRIES: intSetting(2, 0, 10),
     CLICKHOUSE_DATABASE: v.optional(
       v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')),
       'aos',
@@ -109,6 +118,12 @@ export const SETTINGS = {
      *  loopback and private addresses (tests, a model server beside the service). */
     ALLOW_PRIVATE_OUTBOUND_URLS: enumSetting(['true', 'false'] as const, 'false'),
   },
+  retention: {
+    /** Days a trace (its spans and everything derived from it) is kept after its start; unset: for ever. A project may override it. */
+    RETENTION_DAYS: optionalIntSetting(1, 36_500),
+    /** How often the writers delete what has expired. */
+    RETENTION_INTERVAL_MS: intSetting(3_600_000, 1000, 7 * 86_400_000),
+  },
   log: {
     LOG_LEVEL: enumSetting(['debug', 'info', 'warn', 'error'] as const, 'info'),
   },
@@ -126,10 +141,21 @@ export type HttpSettings = ReturnType<typeof httpSettings>;
 
 export function storageSettings(env: Env) {
   const s = parseEnv(SETTINGS.storage, env);
+  const url = s.CLICKHOUSE_URL === undefined ? undefined : new URL(s.CLICKHOUSE_URL);
+  if (url && (url.username || url.password)) {
+    throw new ConfigError('invalid configuration:\n  CLICKHOUSE_URL: must not carry credentials; set CLICKHOUSE_USER and CLICKHOUSE_PASSWORD');
+  }
+  if (s.CLICKHOUSE_CA_CERT !== undefined && url?.protocol !== 'https:') {
+    throw new ConfigError('invalid configuration:\n  CLICKHOUSE_CA_CERT: only with an https:// CLICKHOUSE_URL');
+  }
   return {
     url: s.CLICKHOUSE_URL,
     user: s.CLICKHOUSE_USER,
     password: s.CLICKHOUSE_PASSWORD,
+    caCertFile: s.CLICKHOUSE_CA_CERT,
+    connectTimeoutMs: s.CLICKHOUSE_CONNECT_TIMEOUT_MS,
+    requestTimeoutMs: s.CLICKHOUSE_REQUEST_TIMEOUT_MS,
+    readRetries: s.CLICKHOUSE_READ_RETRIES,
     database: s.CLICKHOUSE_DATABASE,
     cluster: s.CLICKHOUSE_CLUSTER,
     dataDir: s.DATA_DIR,
@@ -238,6 +264,13 @@ export function evaluatorSettings(env: Env) {
   };
 }
 export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;
+
+/** The writers expire data by it; query shows it beside a project's override. */
+export function retentionSettings(env: Env) {
+  const s = parseEnv(SETTINGS.retention, env);
+  return { defaultDays: s.RETENTION_DAYS ?? null, intervalMs: s.RETENTION_INTERVAL_MS };
+}
+export type RetentionSettings = ReturnType<typeof retentionSettings>;
 
 export function logSettings(env: Env) {
   return { level: parseEnv(SETTINGS.log, env).LOG_LEVEL };

@@ -1,4 +1,5 @@
 export { createRedisConnection } from './redis.ts';
+export { withMigrationLock } from './migration-lock.ts';
 export type { Redis } from './redis.ts';
 export {
   INGEST_QUEUE,
@@ -8,12 +9,13 @@ export {
   spanBatchPayloadSchema,
 } from './ingest-queue.ts';
 export type { SpanBatchJob, SpanBatchPayload } from './ingest-queue.ts';
-export { startWorker } from './worker.ts';
+export { countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts';
 export type { DeadLetter } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
+  RETENTION_JOB,
   TRACE_FLAGS_JOB,
   TRACE_ROLLUPS_JOB,
   createMaintenanceQueue,

@@ -4,13 +4,15 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
 import { throttledErrorLog } from './redis.ts';
 
-/** Periodic work of the writers (trace flags, trace rollups), one job per tick across all writer processes. */
+/** Periodic work of the writers (trace flags, trace rollups, retention), one job per tick across all writer processes. */
 export const MAINTENANCE_QUEUE = 'maintenance';
 
 /** The job that computes flags of traces gone quiet. */
 export const TRACE_FLAGS_JOB = 'trace-flags';
 /** The job that rolls up the traces of days gone quiet. */
 export const TRACE_ROLLUPS_JOB = 'trace-rollups';
+/** The job that deletes traces (and what derives from them) past their project's retention. */
+export const RETENTION_JOB = 'retention';
 
 /** Maintenance jobs carry no data: each pass finds its own work. */
 export const maintenancePayloadSchema = v.object({});

@@ -1,6 +1,7 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
+import type { JobOutcome } from '@aos/metrics';
 import { throttledErrorLog } from './redis.ts';
 
 export interface WorkerOptions<T> {
@@ -19,6 +20,8 @@ export interface WorkerOptions<T> {
    * any length dead-letters nothing.
    */
   unavailable?: (err: unknown) => boolean;
+  /** Told how each job ended (for the queue's metrics). */
+  onOutcome?: (outcome: JobOutcome) => void;
 }
 
 /** The first pause of the queue when a dependency cannot be reached; each failed retry doubles it up to the cap. */
@@ -62,12 +65,14 @@ export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; sta
     // next attempt is idempotent, and dropping the batch would lose spans.
     maxStalledCount: 10,
   });
-  worker.on('completed', () => {
-    stats.completed += 1;
-  });
+  const outcome = (o: JobOutcome) => {
+    countOutcome(stats, o);
+    opts.onOutcome?.(o);
+  };
+  worker.on('completed', () => outcome('completed'));
   worker.on('failed', (job: Job<T> | undefined, err: Error) => {
-    stats.failed += 1;
     const final = job ? job.attemptsMade >= (job.opts.attempts ?? 1) : true;
+    outcome(final ? 'dead_lettered' : 'retried');
     log[final ? 'error' : 'warn'](final ? 'job failed for good (dead letter)' : 'job failed, will retry', {
       jobId: job?.id,
       attemptsMade: job?.attemptsMade,
@@ -75,12 +80,17 @@ export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; sta
     });
   });
   worker.on('stalled', (jobId: string) => {
-    stats.stalled += 1;
+    outcome('stalled');
     log.warn('job stalled, its worker stopped renewing the lock; it will run again', { jobId });
   });
   // Mostly Redis connectivity, which the connection itself also reports: throttled.
   worker.on('error', throttledErrorLog(log, 'worker error'));
   return { worker, stats };
+}
+
+/** Adds a job's outcome to a worker's counters (failed: retried or dead-lettered). */
+export function countOutcome(stats: WorkerStats, outcome: JobOutcome): void {
+  stats[outcome === 'retried' || outcome === 'dead_lettered' ? 'failed' : outcome] += 1;
 }
 
 /**

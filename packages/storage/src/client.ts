@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
+import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { named, type QueryName } from './sql/query-name.ts';
 
 /** Settings every query runs with, on both engines, so results have one shape. */
@@ -83,24 +84,45 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   };
 }
 
+/**
+ * A ClickHouse server by URL. Inserts are one large `INSERT … FORMAT` each, batched by the
+ * writer (WRITER_BATCH_MAX_ROWS / WRITER_BATCH_MAX_WAIT_MS), so the server's async_insert
+ * is left off: it would add a buffer and an acknowledgement before the data is in a part,
+ * while a batch's job completes only once its rows are stored.
+ */
 async function openServer(settings: StorageSettings): Promise<Storage> {
+  const url = settings.url!;
+  let ca: string | undefined;
+  try {
+    ca = settings.caCertFile === undefined ? undefined : readFileSync(settings.caCertFile, 'utf8');
+  } catch (err) {
+    throw new StorageUnavailableError(`cannot read CLICKHOUSE_CA_CERT ${settings.caCertFile}: ${(err as Error).message}`);
+  }
   const common = {
-    url: settings.url,
+    url,
     username: settings.user,
     password: settings.password,
     clickhouse_settings: SESSION_SETTINGS,
-    request_timeout: 120_000,
+    request_timeout: settings.requestTimeoutMs,
+    // Errors reach the caller, which logs them in the service's own format.
+    log: { level: ClickHouseLogLevel.OFF },
   };
-  const bootstrap = createClient(common);
+  const agent = (maxSockets: number) =>
+    serverAgent({ https: new URL(url).protocol === 'https:', ca, connectTimeoutMs: settings.connectTimeoutMs, maxSockets });
+  const bootstrap = createClient({ ...common, http_agent: agent(1) });
   try {
     const onCluster = settings.cluster ? ` ON CLUSTER ${settings.cluster}` : '';
     await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}${onCluster}` });
   } catch (err) {
-    throw new StorageUnavailableError(`cannot reach ClickHouse at ${settings.url}: ${(err as Error).message}`);
+    throw new StorageUnavailableError(describeStartupFailure(err, { url, user: settings.user }));
   } finally {
     await bootstrap.close();
   }
-  const client = createClient({ ...common, database: settings.database });
+  const client = createClient({ ...common, database: settings.database, http_agent: agent(10) });
+  // Reads are idempotent: one that met a connection fault is sent again (writes never are).
+  const query = client.query.bind(client);
+  client.query = ((params: Parameters<typeof query>[0]) =>
+    retryRead(() => query(params), settings.readRetries, isStorageUnavailable)) as typeof client.query;
   return {
     client,
     engine: 'server',

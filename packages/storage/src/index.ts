@@ -1,6 +1,6 @@
 // The storage package: one line per domain folder; each folder's index names what it offers.
 export * from './client.ts';
-export { migrate, loadMigrations, splitStatements } from './migrations.ts';
+export { migrate, loadMigrations, pendingMigrations, splitStatements } from './migrations.ts';
 export * from './traces/index.ts';
 export * from './spans/index.ts';
 export * from './sessions/index.ts';
@@ -11,3 +11,4 @@ export * from './findings/index.ts';
 export * from './exports/index.ts';
 export * from './project-settings/index.ts';
 export * from './keys/index.ts';
+export * from './retention/index.ts';

@@ -45,13 +45,7 @@ export async function migrate(storage: Storage): Promise<string[]> {
   await storage.client.command({
     query: `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ${engine} ORDER BY name`,
   });
-  const applied = new Set(
-    (
-      await (
-        await storage.client.query({ query: 'SELECT DISTINCT name FROM schema_migrations', format: 'JSONEachRow' })
-      ).json<{ name: string }>()
-    ).map((r) => r.name),
-  );
+  const applied = await appliedMigrations(storage);
   const done: string[] = [];
   for (const migration of loadMigrations(cluster ? 'cluster' : 'single')) {
     if (applied.has(migration.name)) continue;
@@ -67,4 +61,21 @@ export async function migrate(storage: Storage): Promise<string[]> {
     done.push(migration.name);
   }
   return done;
+}
+
+async function appliedMigrations(storage: Storage): Promise<Set<string>> {
+  const result = await storage.client.query({ query: 'SELECT DISTINCT name FROM schema_migrations', format: 'JSONEachRow' });
+  return new Set((await result.json<{ name: string }>()).map((r) => r.name));
+}
+
+/**
+ * The migrations this version has that storage has not recorded yet (all of them before the
+ * first migrate). Throws when storage cannot be reached, which readiness reports as such.
+ */
+export async function pendingMigrations(storage: Storage): Promise<string[]> {
+  const exists = await storage.client.query({ query: "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'schema_migrations'", format: 'JSONEachRow' });
+  const applied = Number((await exists.json<{ n: string }>())[0]?.n ?? 0) > 0 ? await appliedMigrations(storage) : new Set<string>();
+  return loadMigrations(storage.cluster ? 'cluster' : 'single')
+    .map((m) => m.name)
+    .filter((name) => !applied.has(name));
 }

@@ -4,12 +4,14 @@ import { isSpanLogEvent } from '@aos/domain';
 import type { KeyAuthenticator } from '@aos/http';
 import type { LogRecordPayload } from '@aos/queue';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import type { IngestSettings } from '@aos/config';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
+import { IngestRefusal } from './refusal.ts';
 import { maskLogRecords } from './log-masking.ts';
 
 export interface LogExportDeps {
@@ -19,6 +21,7 @@ export interface LogExportDeps {
   projectSettings: ProjectSettingsSource;
   maskingFindings: MaskingFindings;
   logger: Logger;
+  metrics: Metrics;
 }
 
 /** What the exporter is told on success: the records refused, if any, with the reasons. */
@@ -38,11 +41,21 @@ export interface LogExportPipeline {
   retryAfterSeconds: number;
 }
 
+/** The signal this pipeline's items are counted under. */
+const SIGNAL = 'logs';
+
 /** One per process; its high-water mark is the log record queue's own depth. */
 export function createLogExportPipeline(deps: LogExportDeps): LogExportPipeline {
   const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
   return {
-    export: (call) => exportLogs(deps, backpressure, call),
+    export: async (call) => {
+      try {
+        return await exportLogs(deps, backpressure, call);
+      } catch (err) {
+        if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
+        throw err;
+      }
+    },
     maxMessageBytes: deps.settings.maxBodyBytes,
     retryAfterSeconds: deps.settings.retryAfterSeconds,
   };
@@ -51,15 +64,19 @@ export function createLogExportPipeline(deps: LogExportDeps): LogExportPipeline 
 async function exportLogs(deps: LogExportDeps, backpressure: Backpressure, call: ExportCall): Promise<LogExportResult> {
   const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
   const body = await call.readMessage();
+  deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
   const decoded = decodeOrRefuse(() => decodeLogsExport(body, encoding), (err) => err instanceof OtlpDecodeError);
   const result = partitionSpanLogRecords(decoded, isSpanLogEvent);
   if (projectSettings.masking) {
-    const outputHits = maskLogRecords(result.accepted, projectSettings.masking);
-    if (outputHits.length > 0) deps.maskingFindings.record(projectId, outputHits);
+    const masking = maskLogRecords(result.accepted, projectSettings.masking);
+    if (masking.outputHits.length > 0) deps.maskingFindings.record(projectId, masking.outputHits);
+    deps.metrics.ingestMasked.inc({ signal: SIGNAL }, masking.maskedRecords);
   }
   if (result.accepted.length > 0) {
     const payload: LogRecordPayload = { projectId, receivedAtMs: Date.now(), records: result.accepted };
     await enqueueOrRefuse(() => deps.queue.add('records', payload), deps.logger, { projectId, logRecords: result.accepted.length });
   }
+  deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.accepted.length);
+  deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejected);
   return result.rejected > 0 ? { partial: { rejectedLogRecords: result.rejected, errorMessage: result.errorMessage } } : {};
 }

@@ -8,11 +8,15 @@ const BODY = '\u0000body';
  * Masks log records in place with the project's policy, as it masks span events: each
  * record is handed to the masker as a span holding one event of the record's name, its
  * body beside its attributes, so rules on `events`, `input` and `output` apply to a
- * `gen_ai.user.message` record exactly as to the same span event. Returns the rules that
- * fired on values counted as output, per record's trace, for masking findings.
+ * `gen_ai.user.message` record exactly as to the same span event. Returns how many records
+ * a rule changed, and the rules that fired on values counted as output, per record's
+ * trace, for masking findings.
  */
-export function maskLogRecords(records: SpanLogRecord[], policy: CompiledPolicy): { traceId: string; rules: string[] }[] {
-  if (policy.rules.length === 0 || records.length === 0) return [];
+export function maskLogRecords(
+  records: SpanLogRecord[],
+  policy: CompiledPolicy,
+): { maskedRecords: number; outputHits: { traceId: string; rules: string[] }[] } {
+  if (policy.rules.length === 0 || records.length === 0) return { maskedRecords: 0, outputHits: [] };
   const holders = records.map((r) => ({ ...r.attributes, [BODY]: r.body }));
   const asSpans: OtlpTraceExport = {
     resourceSpans: [
@@ -48,5 +52,8 @@ export function maskLogRecords(records: SpanLogRecord[], policy: CompiledPolicy)
     r.attributes = attributes;
     r.body = body ?? null;
   });
-  return masking.spans.filter((s) => s.outputRules.length > 0).map((s) => ({ traceId: s.span.traceId, rules: s.outputRules }));
+  return {
+    maskedRecords: masking.spans.length,
+    outputHits: masking.spans.filter((s) => s.outputRules.length > 0).map((s) => ({ traceId: s.span.traceId, rules: s.outputRules })),
+  };
 }

@@ -4,12 +4,14 @@ import { maskExport, type CompiledPolicy } from '@aos/masking';
 import type { KeyAuthenticator } from '@aos/http';
 import type { SpanBatchPayload } from '@aos/queue';
 import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
 import type { IngestSettings } from '@aos/config';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
+import { IngestRefusal } from './refusal.ts';
 
 export interface TraceExportDeps {
   auth: KeyAuthenticator;
@@ -20,6 +22,7 @@ export interface TraceExportDeps {
   /** Collects masking hits on outputs and raises findings for them. */
   maskingFindings: MaskingFindings;
   logger: Logger;
+  metrics: Metrics;
 }
 
 /** What the exporter is told on success: the spans refused one by one, if any. */
@@ -40,11 +43,21 @@ export interface TraceExportPipeline {
   retryAfterSeconds: number;
 }
 
+/** The signal this pipeline's items are counted under. */
+const SIGNAL = 'traces';
+
 /** One pipeline per process: both transports share its backpressure and caches. */
 export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPipeline {
   const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
   return {
-    export: (call) => exportTraces(deps, backpressure, call),
+    export: async (call) => {
+      try {
+        return await exportTraces(deps, backpressure, call);
+      } catch (err) {
+        if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
+        throw err;
+      }
+    },
     maxMessageBytes: deps.settings.maxBodyBytes,
     retryAfterSeconds: deps.settings.retryAfterSeconds,
   };
@@ -53,6 +66,7 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
 async function exportTraces(deps: TraceExportDeps, backpressure: Backpressure, call: ExportCall): Promise<TraceExportResult> {
   const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
   const body = await call.readMessage();
+  deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
   const decoded = decodeOrRefuse(() => decodeExport(body, encoding), (err) => err instanceof OtlpDecodeError);
   const receivedAtMs = Date.now();
   const result = partitionValidSpans(decoded, { nowUnixNano: BigInt(receivedAtMs) * 1_000_000n });
@@ -68,6 +82,9 @@ async function exportTraces(deps: TraceExportDeps, backpressure: Backpressure, c
     };
     await enqueueOrRefuse(() => deps.queue.add('batch', payload), deps.logger, { projectId, spans: result.acceptedSpans });
   }
+  deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
+  deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);
+  if (maskedRules) deps.metrics.ingestMasked.inc({ signal: SIGNAL }, Object.keys(maskedRules).length);
   return result.rejectedSpans > 0 ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
 }
 

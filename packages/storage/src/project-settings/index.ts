@@ -1,4 +1,4 @@
-/** Per-project settings: masking policy, metadata dimension keys, saved trace views. */
+/** Per-project settings: masking policy, metadata dimension keys, saved trace views, retention. */
 export { getMaskingPolicy, saveMaskingPolicy } from './masking-policies.ts';
 export type { StoredMaskingPolicy } from './masking-policies.ts';
 export {
@@ -19,3 +19,5 @@ export {
   updateTraceView,
 } from './trace-views.ts';
 export type { TraceView, TraceViewInput } from './trace-views.ts';
+export { getRetentionOverride, listRetentionOverrides, saveRetentionOverride } from './retention.ts';
+export type { RetentionOverride } from './retention.ts';

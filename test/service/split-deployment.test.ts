@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ExportResultCode } from '@opentelemetry/core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { storageSettings } from '@aos/config';
+import { createApiKey, openStorage, type Storage } from '@aos/storage';
+import { startClickHouseEndpoint, type ClickHouseEndpoint } from '../support/clickhouse-http/start.ts';
+import { otlpExporter, recordSpans } from '../support/otel.ts';
+import { openIngestQueue } from '../support/ingest-queue.ts';
+import { eventually } from '../support/service.ts';
+import { startPart, type Part } from '../support/split-parts.ts';
+
+// The deployment of "Running the parts separately": ingest, two writers and query as their
+// own processes, started with their npm scripts' command lines and the documented
+// environment, on Redis and a ClickHouse HTTP endpoint (the real engine in a process of
+// its own, spoken to as a server).
+const dir = mkdtempSync(path.join(tmpdir(), 'aos-split-'));
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+const env = () => ({
+  CLICKHOUSE_URL: endpoint.url,
+  CLICKHOUSE_USER: 'aos',
+  CLICKHOUSE_PASSWORD: 'split-secret',
+  REDIS_URL: inject('redisUrl'),
+  QUEUE_PREFIX: `split-${process.pid}`,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  OTLP_GRPC_PORT: '0',
+  SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+  // A killed writer's jobs are taken over once their lock expires: short, so the test is.
+  WRITER_LOCK_DURATION_MS: '2000',
+  DATA_DIR: path.join(dir, 'unused'),
+});
+let endpoint: ClickHouseEndpoint;
+let storage: Storage;
+let ingest: Part;
+let writers: Part[];
+let query: Part;
+let key: string;
+const started = Date.now();
+
+beforeAll(async () => {
+  endpoint = await startClickHouseEndpoint({ dataDir: path.join(dir, 'clickhouse'), users: { aos: { password: 'split-secret' } } });
+  // All at the same moment: the migrations must still run once.
+  [ingest, query, ...writers] = await Promise.all([
+    startPart('start:ingest', env()),
+    startPart('start:query', env()),
+    // The first writer holds its batches for a minute before writing them, so that when it
+    // is killed it certainly holds acked batches that no one has written.
+    startPart('start:writer', { ...env(), WRITER_BATCH_MAX_WAIT_MS: '60000' }),
+    startPart('start:writer', env()),
+  ]);
+  storage = await openStorage(storageSettings({ CLICKHOUSE_URL: endpoint.url, CLICKHOUSE_USER: 'aos', CLICKHOUSE_PASSWORD: 'split-secret' }));
+  key = (await createApiKey(storage, { projectId: 'split', name: 'split test', scopes: ['ingest', 'read'] })).secret;
+}, 180_000);
+
+afterAll(async () => {
+  for (const part of [ingest, query, ...(writers ?? [])]) part?.process.kill('SIGKILL');
+  await storage?.close();
+  await endpoint?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Exports one trace of `spans` spans through the stock OTLP/HTTP protobuf exporter; resolves once ingest acked it. */
+async function exportTrace(spans: number): Promise<void> {
+  const exporter = otlpExporter('proto', ingest.url, key);
+  const code = await new Promise<ExportResultCode>((resolve) => exporter.export(recordSpans(spans, { 'split.test': true }), (r) => resolve(r.code)));
+  await exporter.shutdown();
+  expect(code).toBe(ExportResultCode.SUCCESS);
+}
+
+async function readApi<T>(url: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${query.url}${url}`, { headers: { 'x-api-key': key } });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function storedFigures() {
+  const window = `startTime=${started - 3_600_000}&endTime=${Date.now() + 3_600_000}`;
+  const { status, body } = await readApi<{ traceCount: number; spanCount: number }>(`/api/v1/traces/summary?${window}`);
+  expect(status).toBe(200);
+  return body;
+}
+
+describe('split deployment', () => {
+  it('applied the migrations once although four processes started together, and every part reports ready', async () => {
+    const rows = await (
+      await storage.client.query({ query: 'SELECT name, count() AS n FROM schema_migrations GROUP BY name ORDER BY name', format: 'JSONEachRow' })
+    ).json<{ name: string; n: string }>();
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
+    for (const part of [ingest, query, ...writers]) {
+      const res = await fetch(`${part.url}/readyz`);
+      expect(res.status, `${part.script} /readyz: ${await res.clone().text()}`).toBe(200);
+    }
+  });
+
+  it('stores what ingest acked through two writers, loses and duplicates nothing when one is killed, and query answers meanwhile', async () => {
+    const TRACES = 24;
+    const SPANS = 20;
+    const [holder, other] = writers as [Part, Part];
+    const ingestQueue = openIngestQueue({ env: env() });
+    try {
+      // The second writer is paused while the first half is sent: every batch goes to the first.
+      other.process.kill('SIGSTOP');
+      await Promise.all(Array.from({ length: TRACES / 2 }, () => exportTrace(SPANS)));
+      await eventually(async () => ((await ingestQueue.queue.getActiveCount()) === TRACES / 2 ? true : undefined), 20_000, 'the first writer to hold every batch');
+      holder.process.kill('SIGKILL');
+      expect(await holder.exitWithin(10_000)).toMatchObject({ signal: 'SIGKILL' });
+      other.process.kill('SIGCONT');
+      const whileDown = await readApi<{ data: unknown[] }>('/api/v1/traces?limit=5');
+      expect(whileDown.status).toBe(200);
+    } finally {
+      other.process.kill('SIGCONT');
+      await ingestQueue.close();
+    }
+    for (let i = TRACES / 2; i < TRACES; i++) await exportTrace(SPANS);
+    const figures = await eventually(
+      async () => {
+        const f = await storedFigures();
+        return f.spanCount >= TRACES * SPANS ? f : undefined;
+      },
+      60_000,
+      'every acked span to be readable through query',
+    );
+    expect(figures).toMatchObject({ traceCount: TRACES, spanCount: TRACES * SPANS });
+    // Stored rows, not only what reads show after deduplication: a replayed batch may add
+    // rows the engine merges away, never a span that reads would count twice.
+    const [stored] = await (
+      await storage.client.query({
+        query: "SELECT uniqExact(trace_id, span_id) AS spans FROM spans FINAL WHERE project_id = 'split'",
+        format: 'JSONEachRow',
+      })
+    ).json<{ spans: string }>();
+    expect(Number(stored!.spans)).toBe(TRACES * SPANS);
+    expect((await storedFigures()).spanCount).toBe(TRACES * SPANS);
+  });
+
+  it('ends each part on SIGTERM within its shutdown bound', async () => {
+    for (const part of [ingest, writers[1]!, query]) {
+      const startedAt = Date.now();
+      part.process.kill('SIGTERM');
+      const exit = await part.exitWithin(SHUTDOWN_TIMEOUT_MS + 5_000);
+      expect(exit, `${part.script}:\n${part.output().slice(-2000)}`).toEqual({ code: 0, signal: null });
+      expect(Date.now() - startedAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 5_000);
+    }
+  });
+});

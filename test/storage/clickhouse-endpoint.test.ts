@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createClient, ClickHouseError, ClickHouseLogLevel } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClickHouseEndpoint, type ClickHouseEndpoint } from '../support/clickhouse-http/start.ts';
+
+// The endpoint itself, spoken to by @clickhouse/client and by plain HTTP: what the client
+// sends is answered as a server answers it, and what the endpoint does not run is refused.
+let dir: string;
+let endpoint: ClickHouseEndpoint;
+const auth = `Basic ${Buffer.from('aos:secret').toString('base64')}`;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'aos-ch-endpoint-'));
+  endpoint = await startClickHouseEndpoint({ dataDir: dir, users: { aos: { password: 'secret' }, reader: { password: 'r', readonly: true } } });
+});
+afterAll(async () => {
+  await endpoint?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function client(options: Partial<Parameters<typeof createClient>[0]> = {}) {
+  return createClient({ url: endpoint.url, username: 'aos', password: 'secret', log: { level: ClickHouseLogLevel.OFF }, ...options });
+}
+
+describe('test ClickHouse endpoint', () => {
+  it('runs DDL, inserts streamed after the query, and reads with bound parameters in the database given', async () => {
+    const ch = client();
+    await ch.command({ query: 'CREATE DATABASE IF NOT EXISTS ep' });
+    const db = client({ database: 'ep' });
+    await db.command({ query: 'CREATE TABLE t (id String, tags Array(String), n UInt64) ENGINE = MergeTree ORDER BY id' });
+    const inserted = await db.insert({
+      table: 't',
+      values: [{ id: "a'1", tags: ['x', "it's"], n: '18446744073709551615' }, { id: 'b\t2', tags: [], n: 1 }],
+      format: 'JSONEachRow',
+    });
+    expect(inserted.summary?.written_rows).toBe('2');
+    const rows = await (
+      await db.query({
+        query: 'SELECT id, tags, n FROM t WHERE id IN {ids:Array(String)} AND has(tags, {tag:String}) ORDER BY id',
+        query_params: { ids: ["a'1", 'b\t2'], tag: "it's" },
+        clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
+        format: 'JSONEachRow',
+      })
+    ).json();
+    expect(rows).toEqual([{ id: "a'1", tags: ['x', "it's"], n: '18446744073709551615' }]);
+    await Promise.all([ch.close(), db.close()]);
+  });
+
+  it('applies settings to their request alone, and keeps a session\'s SET for that session', async () => {
+    const ch = client();
+    const setting = async (settings: Record<string, number>, session_id?: string) =>
+      (await (await ch.query({ query: "SELECT getSetting('max_threads') AS v", clickhouse_settings: settings, session_id, format: 'JSONEachRow' })).json<{ v: number }>())[0]!.v;
+    expect(await setting({ max_threads: 3 })).toBe(3);
+    const unset = await setting({});
+    expect(unset).not.toBe(3);
+    await ch.command({ query: 'SET max_threads = 2', session_id: 's1' });
+    expect(await setting({}, 's1')).toBe(2);
+    expect(await setting({})).toBe(unset);
+    await ch.close();
+  });
+
+  it('answers with the server headers, compresses when asked, and decompresses request bodies', async () => {
+    const res = await fetch(`${endpoint.url}/?query_id=q-1&enable_http_compression=1&default_format=JSONEachRow`, {
+      method: 'POST',
+      headers: { authorization: auth, 'accept-encoding': 'gzip', 'content-encoding': 'gzip' },
+      body: gzipSync('SELECT number FROM system.numbers LIMIT 3'),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-clickhouse-query-id')).toBe('q-1');
+    expect(res.headers.get('x-clickhouse-format')).toBe('JSONEachRow');
+    expect(JSON.parse(res.headers.get('x-clickhouse-summary')!)).toMatchObject({ read_rows: '3', result_rows: '3' });
+    // fetch undoes the gzip it was sent; the header says the endpoint applied it.
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect((await res.text()).trim().split('\n')).toEqual(['{"number":0}', '{"number":1}', '{"number":2}']);
+    const gz = client({ compression: { request: true, response: true } });
+    const rows = await (await gz.query({ query: 'SELECT 42 AS answer', format: 'JSONEachRow' })).json();
+    expect(rows).toEqual([{ answer: 42 }]);
+    await gz.close();
+  });
+
+  it('gives errors in the server shape, which the client maps to ClickHouseError', async () => {
+    const ch = client();
+    const unknown = await ch.query({ query: 'SELECT * FROM no_such_table' }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ClickHouseError);
+    expect(unknown).toMatchObject({ code: '60', type: 'UNKNOWN_TABLE' });
+    const res = await fetch(`${endpoint.url}/`, { method: 'POST', headers: { authorization: auth }, body: 'SELEC 1' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-clickhouse-exception-code')).toBe('62');
+    expect(await res.text()).toMatch(/^Code: 62\. DB::Exception: Syntax error.*\(SYNTAX_ERROR\)\n$/s);
+    await ch.close();
+  });
+
+  it('refuses a wrong password and writes by a read-only user as a server does', async () => {
+    const wrong = client({ password: 'guess' });
+    expect(await wrong.query({ query: 'SELECT 1' }).catch((e: unknown) => e)).toMatchObject({ code: '516', type: 'AUTHENTICATION_FAILED' });
+    const reader = client({ username: 'reader', password: 'r' });
+    expect(await (await reader.query({ query: 'SELECT 1 AS one', format: 'JSONEachRow' })).json()).toEqual([{ one: 1 }]);
+    expect(await reader.command({ query: 'CREATE DATABASE nope' }).catch((e: unknown) => e)).toMatchObject({ code: '164', type: 'READONLY' });
+    const viaHeaders = await fetch(`${endpoint.url}/?query=SELECT%201`, { headers: { 'x-clickhouse-user': 'aos', 'x-clickhouse-key': 'secret' } });
+    expect(viaHeaders.status).toBe(200);
+    const writeOverGet = await fetch(`${endpoint.url}/?query=CREATE%20DATABASE%20x`, { headers: { authorization: auth } });
+    expect(writeOverGet.headers.get('x-clickhouse-exception-code')).toBe('164');
+    await Promise.all([wrong.close(), reader.close()]);
+  });
+
+  it('refuses loudly what it does not implement', async () => {
+    const multipart = client({ use_multipart_params: true } as Partial<Parameters<typeof createClient>[0]>);
+    expect(await multipart.query({ query: 'SELECT {x:UInt8}', query_params: { x: 1 } }).catch((e: unknown) => e)).toMatchObject({ code: '48', type: 'NOT_IMPLEMENTED' });
+    await multipart.close();
+    const refused = async (url: string, init: RequestInit = {}) => {
+      const res = await fetch(`${endpoint.url}${url}`, { method: 'POST', body: 'SELECT 1', ...init, headers: { authorization: auth, ...init.headers } });
+      return { status: res.status, code: res.headers.get('x-clickhouse-exception-code') };
+    };
+    expect(await refused('/?send_progress_in_http_headers=1')).toEqual({ status: 501, code: '48' });
+    expect(await refused('/', { headers: { 'content-encoding': 'zstd' } })).toEqual({ status: 501, code: '48' });
+    expect(await refused('/', { headers: { authorization: 'Bearer token' } })).toEqual({ status: 501, code: '48' });
+    expect(await refused('/', { body: 'CREATE TEMPORARY TABLE tmp (a UInt8)' })).toEqual({ status: 501, code: '48' });
+    expect((await refused('/play')).code).toBe('1');
+    expect((await refused('/?no_such_setting=1')).code).toBe('115');
+  });
+});
