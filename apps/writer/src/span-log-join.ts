@@ -1,5 +1,5 @@
 import { JOINED_FIELDS, foldLogRecords, type SpanRow } from '@aos/domain';
-import { encodeSpanRows, insertEncodedSpans, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords, type Storage } from '@aos/storage';
+import { encodeSpanRows, insertEncodedSpans, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords, type SpanKey, type Storage } from '@aos/storage';
 
 /**
  * Joins GenAI event log records to their spans, whichever arrives first.
@@ -37,7 +37,7 @@ export function createSpanLogJoin(opts: { storage: Storage; maxValueBytes: numbe
 }
 export type SpanLogJoin = ReturnType<typeof createSpanLogJoin>;
 
-async function foldStored(storage: Storage, projectId: string, keys: Parameters<typeof readSpanRows>[2], maxValueBytes: number): Promise<void> {
+async function foldStored(storage: Storage, projectId: string, keys: readonly SpanKey[], maxValueBytes: number): Promise<void> {
   const rows = await readSpanRows(storage, projectId, keys);
   if (rows.length === 0) return; // the spans have not arrived: they fold their records when they do
   const records = await readSpanLogRecords(storage, projectId, rows.map((r) => ({ traceId: r.trace_id, spanId: r.span_id })));
