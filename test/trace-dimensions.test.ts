@@ -122,14 +122,14 @@ describe('trace dimensions', () => {
     expect((await readJson<TraceSummary>(summary)).traceCount).toBe(1);
   });
 
-  it('refuses dim filters that are malformed or name a key that is not a dimension', async () => {
-    for (const [query, message] of [
-      ['dim=tier', /key:value/],
-      ['dim=:gold', /key:value/],
-      ['dim=plan:pro', /not a dimension of this project/],
+  it('refuses dim filters that are malformed (400) or name a key that is not a dimension (422: the stored dimensions say so)', async () => {
+    for (const [query, message, status] of [
+      ['dim=tier', /key:value/, 400],
+      ['dim=:gold', /key:value/, 400],
+      ['dim=plan:pro', /not a dimension of this project/, 422],
     ] as const) {
       const res = await svc.api(`/api/v1/traces?${WINDOW}&${query}`);
-      expect(res.status, query).toBe(400);
+      expect(res.status, query).toBe(status);
       const body = await readJson<ErrorBody>(res);
       expect(body.error.message).toMatch(message);
       expect(body.error.details[0]!.field).toMatch(/^dim/);
@@ -144,7 +144,7 @@ describe('trace dimensions', () => {
     const byGroup = Object.fromEntries(body.series.map((s) => [s.group, s.points.map((p) => p.value)]));
     expect(byGroup).toEqual({ gold: [1, 0, 1], free: [1, 0, 0], '': [0, 0, 1] });
     const unknown = await svc.api(`/api/v1/traces/timeseries?${WINDOW}&measure=trace_count&groupBy=dim:plan`);
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(422);
     expect((await readJson<ErrorBody>(unknown)).error.details[0]!.field).toBe('groupBy');
   });
 
@@ -163,10 +163,10 @@ describe('trace dimensions', () => {
     expect(preview.status, await preview.clone().text()).toBe(200);
     expect((await readJson<MonitorPreview>(preview)).value).toBe(2);
     const unknownMonitor = await post('/api/v1/trace-monitors/preview', { ...draft, filter: { dim: ['colour:red'] } });
-    expect(unknownMonitor.status).toBe(400);
+    expect(unknownMonitor.status).toBe(422);
     expect((await readJson<ErrorBody>(unknownMonitor)).error.details[0]!.field).toBe('filter.dim');
     const unknownEvaluator = await post('/api/v1/trace-evaluators', { name: 'gold only', template: 'empty_output', filter: { dim: 'colour:red' } });
-    expect(unknownEvaluator.status).toBe(400);
+    expect(unknownEvaluator.status).toBe(422);
     expect((await readJson<ErrorBody>(unknownEvaluator)).error.details[0]!.field).toBe('filter.dim');
     expect((await post('/api/v1/trace-evaluators', { name: 'gold only', template: 'empty_output', filter: { dim: 'tier:gold' } })).status).toBe(201);
   });
@@ -218,7 +218,7 @@ describe('trace dimensions', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...draft, groupBy: 'dim:colour' }),
     });
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(422);
     expect((await readJson<ErrorBody>(unknown)).error.details[0]!.field).toBe('groupBy');
   });
 
@@ -226,7 +226,7 @@ describe('trace dimensions', () => {
     const res = await svc.api('/api/v1/trace-dimensions', { key: otherKey });
     expect((await readJson<DimensionList>(res)).data).toEqual([]);
     const filtered = await svc.api(`/api/v1/traces?${WINDOW}&dim=tier:gold`, { key: otherKey });
-    expect(filtered.status).toBe(400);
+    expect(filtered.status).toBe(422);
     expect((await addKeys(['tier'], otherKey)).status).toBe(201);
     const mine = await svc.api('/api/v1/trace-dimensions');
     expect((await readJson<DimensionList>(mine)).data.map((d) => d.key).sort()).toEqual(['plan', 'region', 'tier']);

@@ -81,14 +81,17 @@ describe('POST /trace-scores', () => {
     expect(onSession.map((s) => [s.name, s.stringValue, s.source])).toEqual([['csat', 'happy', 'end_user']]);
   });
 
-  it('is all or nothing: one bad score among 100 stores none and names the index', async () => {
+  it('is all or nothing: one malformed score among 100 (value and stringValue, or neither) is a 400 that stores none and names the index', async () => {
     const scores = Array.from({ length: 100 }, (_, i) => ({ traceId: TRACE, name: `batch-${i}`, value: i }));
     scores[57] = { traceId: TRACE, name: 'batch-57', value: 1, stringValue: 'both' } as never;
     const res = await post(scores);
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
     const error = ((await res.json()) as any).error;
     expect(error.details).toEqual([{ field: 'scores[57]', message: expect.stringMatching(/exactly one of value/) }]);
     expect((await list(`traceId=${TRACE}&limit=500`)).filter((s) => s.name.startsWith('batch-'))).toEqual([]);
+    const neither = await post([{ traceId: TRACE, name: 'batch-neither' }]);
+    expect(neither.status).toBe(400);
+    expect(((await neither.json()) as any).error.details).toEqual([{ field: 'scores[0]', message: expect.stringMatching(/exactly one of value/) }]);
     const tooMany = await post(Array.from({ length: 101 }, () => ({ traceId: TRACE, name: 'x', value: 1 })));
     expect(tooMany.status).toBe(400);
     expect((await post([])).status).toBe(400);
@@ -132,12 +135,13 @@ describe('POST /trace-scores', () => {
     const all = await list(`traceId=${TRACE}&limit=500`);
     expect(all.filter((s) => s.externalId === 'ext-1').map((s) => s.value)).toEqual([2]);
     expect(all.filter((s) => s.externalId === 'ext-race')).toHaveLength(1);
-    // The same externalId twice in one request is refused rather than guessed at.
+    // The same externalId twice in one request is malformed by itself: refused rather than guessed at.
     const twice = await post([
       { traceId: TRACE, name: 'dup', value: 1, externalId: 'ext-2' },
       { traceId: TRACE, name: 'dup', value: 2, externalId: 'ext-2' },
     ]);
-    expect(twice.status).toBe(422);
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as any).error.details).toEqual([{ field: 'scores[1]', message: 'scores[0] already writes this score (same id or externalId)' }]);
   });
 
   it('validates the body shape with 400 naming the field', async () => {

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { findFreePort } from '@aos/local-services';
 import { createLogger, silentLogger } from '@aos/log';
 import { startAllInOne, type AllInOne } from '@aos/server';
+import { checkAnswerAgainstDocument } from './openapi-check.ts';
 
 export interface TestService {
   url: string;
@@ -16,7 +17,7 @@ export interface TestService {
   service: AllInOne;
   env: Record<string, string>;
   dataDir: string;
-  /** GET/POST helper against the service. */
+  /** GET/POST helper against the service; a JSON answer must match the OpenAPI document. */
   api(pathname: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -51,11 +52,13 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     service,
     env,
     dataDir,
-    api: (pathname, init = {}) => {
+    api: async (pathname, init = {}) => {
       const headers = new Headers(init.headers);
       const k = init.key === undefined ? key : init.key;
       if (k !== null) headers.set('x-api-key', k);
-      return fetch(`${service.url}${pathname}`, { ...init, headers });
+      const res = await fetch(`${service.url}${pathname}`, { ...init, headers });
+      await checkAnswerAgainstDocument(init.method ?? 'GET', res.url, res);
+      return res;
     },
     stop: async () => {
       await service.stop();

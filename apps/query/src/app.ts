@@ -2,10 +2,14 @@ import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
 import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
+import type { Redis } from 'ioredis';
 import { createServiceApp, type Operations } from '@aos/metrics';
-import type { EvaluatorSettings, MonitorSettings, RetentionSettings } from '@aos/config';
+import type { EvaluatorSettings, MonitorSettings, RateLimitSettings, ReadSettings, RetentionSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
-import type { Storage } from '@aos/storage';
+import { budgetedStorage, type Storage } from '@aos/storage';
+import { RateLimits } from './guards/rate-limits.ts';
+import { readGuard } from './guards/read-guard.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { apiKeyRoutes } from './routes/api-keys/index.ts';
 import { deadLetterRoutes } from './routes/dead-letters/index.ts';
 import { evaluatorRoutes } from './routes/trace-evaluators/index.ts';
@@ -35,14 +39,30 @@ export interface QueryAppDeps {
   evaluationQueue: Queue<EvaluationPayload>;
   /** Model defaults of evaluator runs made by the API (POST /trace-evaluators/{id}/run). */
   evaluatorSettings: EvaluatorSettings;
+  /** Budgets of read statements and heavy-read slots. */
+  reads: ReadSettings;
+  /** Per-key and per-project limits, counted in Redis under `queuePrefix`. */
+  rateLimits: RateLimitSettings;
+  redis: Redis;
+  queuePrefix: string;
   /** RETENTION_DAYS, shown beside a project's own retention. */
   retentionSettings: RetentionSettings;
   logger: Logger;
 }
 
+/**
+ * A heavy read holds its key's slot (counted in Redis) at most this many times its
+ * statement budget: a process that dies mid-read frees the slot then.
+ */
+const HEAVY_SLOT_BUDGETS = 4;
+
 /** Routes of the query app, to be mounted under /api/v1. */
-export function queryRoutes(deps: QueryAppDeps): Hono {
+export function queryRoutes(appDeps: QueryAppDeps): Hono {
   const app = new Hono();
+  const rateLimits = new RateLimits(appDeps.redis, appDeps.queuePrefix, appDeps.rateLimits, HEAVY_SLOT_BUDGETS * appDeps.reads.budgets.heavy.timeoutSeconds);
+  app.use('*', readGuard({ auth: appDeps.auth, settings: appDeps.reads, rateLimits }));
+  // Every statement a route sends carries its request's budget (see readGuard).
+  const deps = { ...appDeps, storage: budgetedStorage(appDeps.storage) };
   app.route('/traces', traceRoutes(deps));
   app.route('/trace-scores', scoreRoutes(deps));
   app.route('/score-configs', scoreConfigRoutes(deps));
@@ -55,6 +75,8 @@ export function queryRoutes(deps: QueryAppDeps): Hono {
   app.route('/trace-views', traceViewRoutes(deps));
   app.route('/trace-masking', traceMaskingRoutes(deps));
   app.route('/trace-retention', traceRetentionRoutes(deps));
+  // GET /openapi.json and /reference: the document of every route above (and of ingest's).
+  app.route('/', openApiRoutes());
   return app;
 }
 

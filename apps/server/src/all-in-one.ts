@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Hono } from 'hono';
 import {
   authSettings,
   evaluatorSettings,
@@ -10,6 +11,8 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   retentionSettings,
   storageSettings,
   writerSettings,
@@ -41,6 +44,8 @@ export interface AllInOne {
   createdKey: CreatedApiKey | null;
   writer: Writer;
   storage: Storage;
+  /** The HTTP app: its routes are what the OpenAPI document must describe. */
+  app: Hono;
   /** The process's metrics registry, as /metrics serves it. */
   metrics: Metrics;
   stop(): Promise<void>;
@@ -140,6 +145,10 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         monitorSettings: monitorConfig,
         evaluationQueue,
         evaluatorSettings: evaluatorConfig,
+        reads: readSettings(env),
+        rateLimits: rateLimitSettings(env),
+        redis: connection,
+        queuePrefix: queueConfig.prefix,
         retentionSettings: retentionConfig,
         logger: log,
       }),
@@ -150,7 +159,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
     if (grpc) stops.push(() => grpc.stop());
     log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
-    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, metrics, stop };
+    return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, metrics, app, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -9,6 +9,8 @@ import {
   monitorSettings,
   otlpGrpcSettings,
   queueSettings,
+  rateLimitSettings,
+  readSettings,
   retentionSettings,
   storageSettings,
   writerSettings,
@@ -43,6 +45,9 @@ describe('settings', () => {
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
     expect(ingestSettings({})).toEqual({ maxBodyBytes: 64 * 1024 * 1024, maxQueueDepth: 500, retryAfterSeconds: 5, projectSettingsTtlMs: 5000 });
     expect(otlpGrpcSettings({})).toEqual({ port: 4317, tls: null });
+    expect(readSettings({}).budgets.heavy).toEqual({ timeoutSeconds: 15, maxRowsToRead: 1e9, maxBytesToRead: 100 * 1024 ** 3, maxMemoryBytes: 4 * 1024 ** 3 });
+    expect(readSettings({ QUERY_LIGHT_TIMEOUT_SECONDS: '2' }).budgets.light.timeoutSeconds).toBe(2);
+    expect(rateLimitSettings({})).toEqual({ keyRequestsPerSecond: 50, projectRequestsPerSecond: 200, keyHeavyConcurrency: 4 });
     expect(maskingSettings({})).toEqual({ hashKey: '' });
     expect(writerSettings({})).toMatchObject({ concurrency: 32, batchMaxRows: 50_000, modelPricesFile: undefined });
     expect(logSettings({})).toEqual({ level: 'info' });

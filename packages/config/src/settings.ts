@@ -118,6 +118,32 @@ export const SETTINGS = {
      *  loopback and private addresses (tests, a model server beside the service). */
     ALLOW_PRIVATE_OUTBOUND_URLS: enumSetting(['true', 'false'] as const, 'false'),
   },
+  reads: {
+    /** Time budget (max_execution_time) of each statement of a heavy read: lists, summaries,
+     *  time series, sessions, span search, evaluator stats. */
+    QUERY_TIMEOUT_SECONDS: intSetting(15, 1, 3600),
+    /** Time budget of each statement of the other API requests (one trace, a config list, writes' reads). */
+    QUERY_LIGHT_TIMEOUT_SECONDS: intSetting(5, 1, 3600),
+    /** Time budget of each statement of an export, which reads its window slice by slice. */
+    EXPORT_STATEMENT_TIMEOUT_SECONDS: intSetting(120, 1, 86_400),
+    /** Rows and uncompressed bytes one read statement may read, and memory it may hold; 0: no limit. */
+    QUERY_MAX_ROWS_TO_READ: intSetting(1_000_000_000, 0),
+    QUERY_MAX_BYTES_TO_READ: intSetting(100 * 1024 * MiB, 0),
+    QUERY_MAX_MEMORY_BYTES: intSetting(4 * 1024 * MiB, 0),
+    /** Heavy reads (those above, and exports) a query process runs at once, in all and per project. */
+    QUERY_HEAVY_CONCURRENCY: intSetting(4, 1, 1000),
+    QUERY_HEAVY_CONCURRENCY_PER_PROJECT: intSetting(2, 1, 1000),
+    /** How long a heavy read waits for a slot before it is answered 429 (its project's slots taken) or 503. */
+    QUERY_QUEUE_TIMEOUT_MS: intSetting(10_000, 0, 600_000),
+  },
+  rateLimits: {
+    /** API requests per second of one key and of one project (all its keys), counted in Redis
+     *  across query processes; 0 turns a limit off. */
+    RATE_LIMIT_KEY_RPS: intSetting(50, 0),
+    RATE_LIMIT_PROJECT_RPS: intSetting(200, 0),
+    /** Heavy reads one key runs at once across query processes; 0: no limit. */
+    RATE_LIMIT_KEY_HEAVY_CONCURRENCY: intSetting(4, 0),
+  },
   retention: {
     /** Days a trace (its spans and everything derived from it) is kept after its start; unset: for ever. A project may override it. */
     RETENTION_DAYS: optionalIntSetting(1, 36_500),
@@ -265,6 +291,32 @@ export function evaluatorSettings(env: Env) {
 }
 export type EvaluatorSettings = ReturnType<typeof evaluatorSettings>;
 
+/** The engine-enforced budget of each read statement (by how heavy the request is) and the heavy-read slots. */
+export function readSettings(env: Env) {
+  const s = parseEnv(SETTINGS.reads, env);
+  const limits = { maxRowsToRead: s.QUERY_MAX_ROWS_TO_READ, maxBytesToRead: s.QUERY_MAX_BYTES_TO_READ, maxMemoryBytes: s.QUERY_MAX_MEMORY_BYTES };
+  return {
+    budgets: {
+      heavy: { timeoutSeconds: s.QUERY_TIMEOUT_SECONDS, ...limits },
+      light: { timeoutSeconds: s.QUERY_LIGHT_TIMEOUT_SECONDS, ...limits },
+      export: { timeoutSeconds: s.EXPORT_STATEMENT_TIMEOUT_SECONDS, ...limits },
+    },
+    heavyConcurrency: s.QUERY_HEAVY_CONCURRENCY,
+    heavyConcurrencyPerProject: s.QUERY_HEAVY_CONCURRENCY_PER_PROJECT,
+    queueTimeoutMs: s.QUERY_QUEUE_TIMEOUT_MS,
+  };
+}
+export type ReadSettings = ReturnType<typeof readSettings>;
+
+export function rateLimitSettings(env: Env) {
+  const s = parseEnv(SETTINGS.rateLimits, env);
+  return {
+    keyRequestsPerSecond: s.RATE_LIMIT_KEY_RPS,
+    projectRequestsPerSecond: s.RATE_LIMIT_PROJECT_RPS,
+    keyHeavyConcurrency: s.RATE_LIMIT_KEY_HEAVY_CONCURRENCY,
+  };
+}
+export type RateLimitSettings = ReturnType<typeof rateLimitSettings>;
 /** The writers expire data by it; query shows it beside a project's override. */
 export function retentionSettings(env: Env) {
   const s = parseEnv(SETTINGS.retention, env);

@@ -84,8 +84,9 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     start_time: nanosToDecimalSeconds(span.startTimeUnixNano),
     end_time: nanosToDecimalSeconds(span.endTimeUnixNano),
     duration_ms: durationMs,
-    // A call the instrumentation reports as failed (finish reason `error`) without setting the status.
-    status: span.status.code === 0 && facts.failed ? 'error' : spanStatusName(span.status.code),
+    // A call the instrumentation reports as failed (finish reason `error`) is an error even
+    // when the status says otherwise: Mastra marks its failed inference spans OK.
+    status: facts.failed ? 'error' : spanStatusName(span.status.code),
     status_message: span.status.message,
     service_name: resource.serviceName,
     environment: resource.environment || (firstText(span.attributes, ENVIRONMENT_KEYS) ?? ''),

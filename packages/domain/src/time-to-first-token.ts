@@ -9,7 +9,8 @@
  *                 gen_ai.client.operation.time_to_first_chunk (GenAI semconv metric
  *                 names, used as span attributes by some instrumentations, the Vercel
  *                 AI SDK 7 among them), llm.time_to_first_token;
- *   a time:       mastra.completion_start_time (ISO 8601), minus the span start.
+ *   a time:       mastra.completion_start_time (ISO 8601), langfuse.observation.completion_start_time
+ *                 (ISO 8601 as a JSON string, LiveKit Agents' llm_request), minus the span start.
  * Some exporters put milliseconds into the "seconds" keys; a value that read as
  * seconds would exceed the span's duration but fits as milliseconds is taken as ms.
  *
@@ -20,9 +21,10 @@
  */
 import type { OtlpSpan } from '@aos/otlp';
 import { firstNumber } from './attributes.ts';
+import { unquoteJson } from './messages/json.ts';
 import { diffMillis, nanosToMillis } from './time.ts';
 
-const START_TIME_KEYS = ['mastra.completion_start_time'];
+const START_TIME_KEYS = ['mastra.completion_start_time', 'langfuse.observation.completion_start_time'];
 
 const MILLISECOND_KEYS = ['ai.response.msToFirstChunk', 'ai.stream.msToFirstChunk'];
 const SECOND_KEYS = [
@@ -62,7 +64,7 @@ export function timeToFirstTokenMs(span: OtlpSpan, durationMs: number): number |
   }
   for (const key of START_TIME_KEYS) {
     const at = a[key];
-    const ms = typeof at === 'string' ? Date.parse(at) - nanosToMillis(span.startTimeUnixNano) : NaN;
+    const ms = typeof at === 'string' ? Date.parse(unquoteJson(at)) - nanosToMillis(span.startTimeUnixNano) : NaN;
     if (ms >= 0) return ms;
   }
   return span.events.length === 0 ? null : fromEvents(span);

@@ -3,7 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '@aos/log';
-import { isStorageUnavailable } from '@aos/storage';
+import { budgetExceeded, isStorageUnavailable } from '@aos/storage';
 
 /** The closed set of error codes the API answers with. */
 export const ERROR_CODES = {
@@ -16,9 +16,13 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  /** A read whose statement ran out of its row, byte or memory budget: narrow it. */
+  query_too_expensive: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  /** A read whose statement ran out of its time budget, or a request its client gave up on. */
+  timeout: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -59,6 +63,19 @@ export function apiErrorHandler(logger: Logger): ErrorHandler {
     if (err instanceof HTTPException && err.status < 500) {
       const code = (Object.entries(ERROR_CODES).find(([, s]) => s === err.status)?.[0] ?? 'invalid_request') as ErrorCode;
       return c.json(errorBody(code, err.message || code, requestId), err.status as ContentfulStatusCode);
+    }
+    if (c.req.raw.signal.aborted) {
+      // The client went away: what failed after that (an aborted statement) is no fault of storage.
+      logger.info('request aborted by the client', { requestId, path: c.req.path });
+      return c.json(errorBody('timeout', 'the client closed the request before it was answered', requestId), 503);
+    }
+    const exceeded = budgetExceeded(err);
+    if (exceeded) {
+      // The engine's words (limits, row counts) stay in the log; the client learns which budget ran out.
+      logger.info('read over budget', { requestId, path: c.req.path, budget: exceeded, error: err.message });
+      return exceeded === 'timeout'
+        ? c.json(errorBody('timeout', 'the read ran past its time budget; narrow the window or the filter, or retry later', requestId), 503, { 'retry-after': '5' })
+        : c.json(errorBody('query_too_expensive', 'the read would need more rows, bytes or memory than its budget allows; narrow the window or the filter', requestId), 422);
     }
     if (isStorageUnavailable(err)) {
       // Transient: clients (and their retry logic) should see it as such, not as a bug.

@@ -58,5 +58,7 @@ describe('parseOrThrow', () => {
     expect(err.status).toBe(400);
     expect(err.message).toMatch(/^invalid thing: a: /);
     expect(err.details.map((d) => d.field)).toEqual(['a', 'b']);
+    const whole = apiError(() => parseOrThrow(schema, 'text', 'body'));
+    expect(whole.details).toEqual([{ field: 'body', message: expect.any(String) }]);
   });
 });

@@ -10,11 +10,14 @@ export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[], root?: 
   });
 }
 
-/** Parses a value with a schema or throws a 400 listing every problem. */
+/**
+ * Parses a value with a schema or throws a 400 listing every problem. A problem with the
+ * value as a whole (not an object, no body at all) names `what` as its field.
+ */
 export function parseOrThrow<S extends v.GenericSchema>(schema: S, value: unknown, what: string): v.InferOutput<S> {
   const result = v.safeParse(schema, value);
   if (result.success) return result.output;
-  const details = issuesToDetails(result.issues);
+  const details = issuesToDetails(result.issues).map((d) => (d.field ? d : { field: what, ...d }));
   const first = details[0];
   const summary = first ? `${first.field ? `${first.field}: ` : ''}${first.message}` : 'invalid';
   throw new ApiError('invalid_request', `invalid ${what}: ${summary}`, details);

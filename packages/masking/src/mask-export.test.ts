@@ -195,6 +195,26 @@ describe('no raw value covered by an input/output rule reaches a stored column',
     }),
     span({ attributes: { 'gcp.vertex.agent.tool_call_args': `{"to":"${EMAIL}"}`, 'gcp.vertex.agent.tool_response': EMAIL } }),
     span({
+      name: 'llm_node',
+      attributes: {
+        'lk.chat_ctx': `{"items":[{"type":"message","role":"user","content":["${EMAIL}"]}]}`,
+        'lk.response.text': EMAIL,
+        'lk.response.function_calls': `[{"call_id":"c1","name":"send","arguments":"{\\"to\\":\\"${EMAIL}\\"}"}]`,
+      },
+    }),
+    span({ attributes: { 'lk.function_tool.name': 'send', 'lk.function_tool.arguments': `{"to":"${EMAIL}"}`, 'lk.function_tool.output': EMAIL } }),
+    span({ attributes: { 'lk.user_input': EMAIL } }),
+    span({
+      attributes: {
+        'genkit:type': 'action',
+        'genkit:metadata:subtype': 'model',
+        'genkit:input': `{"messages":[{"role":"user","content":[{"text":"${EMAIL}"}]}]}`,
+        'genkit:output': `{"message":{"role":"model","content":[{"text":"${EMAIL}"}]}}`,
+      },
+    }),
+    span({ attributes: { 'mlflow.spanType': '"TOOL"', 'mlflow.spanInputs': `{"to":"${EMAIL}"}`, 'mlflow.spanOutputs': `"${EMAIL}"` } }),
+    span({ attributes: { 'mlflow.spanType': '"CHAT_MODEL"', 'mlflow.chat.messages': `[{"role":"user","content":"${EMAIL}"},{"role":"assistant","content":"${EMAIL}"}]` } }),
+    span({
       attributes: { 'gen_ai.operation.name': 'chat' },
       events: [
         { timeUnixNano: '1', name: 'gen_ai.user.message', attributes: { content: EMAIL } },

@@ -25,6 +25,12 @@ const INPUT_KEYS = new Set([
   'tool_arguments', // Pydantic AI
   'gcp.vertex.agent.llm_request', // Google ADK
   'gcp.vertex.agent.tool_call_args',
+  'lk.chat_ctx', // LiveKit Agents
+  'lk.function_tool.arguments',
+  'lk.user_input',
+  'lk.user_transcript',
+  'genkit:input', // Genkit
+  'mlflow.spanInputs', // MLflow
 ]);
 // `tool.parameters` is left out: OpenInference uses it for the tool's JSON schema, not
 // for call arguments (those are `input.value` on the TOOL span).
@@ -51,9 +57,14 @@ const OUTPUT_KEYS = new Set([
   'tool_response',
   'gcp.vertex.agent.llm_response', // Google ADK
   'gcp.vertex.agent.tool_response',
+  'lk.response.text', // LiveKit Agents
+  'lk.response.function_calls',
+  'lk.function_tool.output',
+  'genkit:output', // Genkit
+  'mlflow.spanOutputs', // MLflow
 ]);
 /** Whole conversations (the prompt and the answer): both fields. */
-const CONVERSATION_KEYS = new Set(['pydantic_ai.all_messages', 'all_messages_events']);
+const CONVERSATION_KEYS = new Set(['pydantic_ai.all_messages', 'all_messages_events', 'mlflow.chat.messages']);
 const OUTPUT_PREFIXES = ['llm.output_messages.', 'gen_ai.completion.'];
 
 function hasPrefix(key: string, prefixes: readonly string[]): boolean {

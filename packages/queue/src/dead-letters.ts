@@ -9,7 +9,25 @@ export interface DeadLetter {
   receivedAt: string | null;
   failedAt: string | null;
   attempts: number;
+  /** Why it failed, as a category; the failure's own text (engine messages, paths) stays in the writer's log under the job id. */
+  cause: DeadLetterCause;
+  /** The cause in a sentence. */
   reason: string;
+}
+
+export type DeadLetterCause = 'invalid_batch' | 'stalled' | 'storage_error';
+
+const REASONS: Record<DeadLetterCause, string> = {
+  invalid_batch: 'the batch could not be decoded; retrying will not help',
+  stalled: 'the writer stopped while writing the batch, too many times',
+  storage_error: 'storing the batch failed; the server log has the cause under this job id',
+};
+
+/** The category of a failed job's reason (the writer's error message, or BullMQ's own words for a stalled job). */
+function causeOf(failedReason: string): DeadLetterCause {
+  if (failedReason.startsWith('invalid span batch payload')) return 'invalid_batch';
+  if (/stalled more than allowable limit/.test(failedReason)) return 'stalled';
+  return 'storage_error';
 }
 
 /**
@@ -27,6 +45,7 @@ export async function listDeadLetters(
     if (jobs.length === 0) break;
     for (const job of jobs) {
       if (!job || job.data?.projectId !== opts.projectId) continue;
+      const cause = causeOf(job.failedReason ?? '');
       out.push({
         jobId: String(job.id),
         projectId: job.data.projectId,
@@ -34,7 +53,8 @@ export async function listDeadLetters(
         receivedAt: Number.isFinite(job.data.receivedAtMs) ? new Date(job.data.receivedAtMs).toISOString() : null,
         failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
         attempts: job.attemptsMade,
-        reason: job.failedReason ?? '',
+        cause,
+        reason: REASONS[cause],
       });
       if (out.length >= opts.limit) break;
     }

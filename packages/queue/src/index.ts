@@ -12,7 +12,7 @@ export type { SpanBatchJob, SpanBatchPayload } from './ingest-queue.ts';
 export { countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts';
-export type { DeadLetter } from './dead-letters.ts';
+export type { DeadLetter, DeadLetterCause } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
   RETENTION_JOB,

@@ -34,7 +34,7 @@ export interface ExportRouteDeps {
  */
 export const EXPORT_SLICE_BUDGET: SliceBudget = { maxTraces: 50_000, maxTextBytes: 32 * 2 ** 20 };
 
-const exportParamsSchema = v.object({
+export const exportParamsSchema = v.object({
   format: v.optional(v.picklist(EXPORT_FORMATS, `must be one of: ${EXPORT_FORMATS.join(', ')}`), 'csv'),
 });
 

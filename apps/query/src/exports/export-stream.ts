@@ -1,4 +1,5 @@
-import { isStorageUnavailable, type ExportRecord } from '@aos/storage';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { budgetExceeded, isStorageUnavailable, type ExportRecord } from '@aos/storage';
 import type { Logger } from '@aos/log';
 import type { ExportEncoding, ExportWriter } from './export-format.ts';
 
@@ -69,8 +70,14 @@ export async function exportBody(options: ExportStreamOptions): Promise<ExportBo
       log.warn('could not record the end of an export', { status, error: err });
     }
   };
-  const failureText = (err: unknown) =>
-    isStorageUnavailable(err) ? 'storage unavailable' : `internal error (request ${options.requestId})`;
+  const failureText = (err: unknown) => {
+    const exceeded = budgetExceeded(err);
+    if (exceeded) return exceeded === 'timeout' ? 'a slice ran past its time budget' : 'a slice needed more than its read budget';
+    return isStorageUnavailable(err) ? 'storage unavailable' : `internal error (request ${options.requestId})`;
+  };
+  // The body is pulled by the connection, outside this request's async context: each pull
+  // runs in it again, so the slices' statements keep the request's export budget and abort signal.
+  const inRequest = AsyncLocalStorage.snapshot();
 
   let first: IteratorResult<EncodedChunk, void> | undefined;
   try {
@@ -85,7 +92,7 @@ export async function exportBody(options: ExportStreamOptions): Promise<ExportBo
     {
       async pull(controller) {
         try {
-          const result = first ?? (await chunks.next());
+          const result = first ?? (await inRequest(() => chunks.next()));
           first = undefined;
           if (cancelled) return;
           // The header goes out with the first rows, in one piece.

@@ -3,7 +3,8 @@ import { listDimensionKeys, type Storage, type TraceFilter } from '@aos/storage'
 
 /**
  * Refuses keys that are not dimensions of the project: a filter or grouping on one would
- * match nothing, silently.
+ * match nothing, silently. A 422: the request is well-formed, the project's stored
+ * dimensions are what it conflicts with.
  */
 export async function ensureDimensionKeys(storage: Storage, projectId: string, keys: readonly string[], field: string): Promise<void> {
   if (keys.length === 0) return;
@@ -11,7 +12,7 @@ export async function ensureDimensionKeys(storage: Storage, projectId: string, k
   const unknown = keys.find((k) => !known.has(k));
   if (unknown === undefined) return;
   const message = `${JSON.stringify(unknown)} is not a dimension of this project; add it with POST /api/v1/trace-dimensions (dimensions: ${[...known].join(', ') || 'none'})`;
-  throw new ApiError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+  throw new ApiError('unprocessable', `${field}: ${message}`, [{ field, message }]);
 }
 
 /** A saved filter (a monitor's, an evaluator's) may name only the project's dimensions. */

@@ -36,12 +36,20 @@ export function idCursorParam(idPattern: RegExp) {
   );
 }
 
+/**
+ * Times as cursors carry them. Nanoseconds: up to 9.2e18, inside DateTime64(9), which ends at
+ * 2^63 ns. Milliseconds: up to 13 digits (the year 2286), inside DateTime64(3). A longer
+ * number is an edited cursor the engine could not convert.
+ */
+export const NANOS_CURSOR_PART = /^(\d{1,18}|[1-8]\d{18}|9[01]\d{17})$/;
+export const MILLIS_CURSOR_PART = /^\d{1,13}$/;
+
 /** The `nextCursor` of a list in id order (see idCursorParam). */
 export function encodeIdCursor(lastId: string | null): string | null {
   return lastId === null ? null : Buffer.from(lastId).toString('base64url');
 }
 
-const pageSchema = v.object({
+export const pageSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),
   sortBy: v.optional(v.picklist(SORT_FIELDS, `must be one of: ${SORT_FIELDS.join(', ')}`), 'startTime'),

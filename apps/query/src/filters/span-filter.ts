@@ -1,15 +1,15 @@
 import * as v from 'valibot';
-import { ApiError, parseOrThrow, projectFor } from '@aos/http';
+import { parseOrThrow, projectFor } from '@aos/http';
 import { SPAN_QUALITY_FLAGS, SPAN_TYPES, TRACE_TREE_QUALITY_FLAGS } from '@aos/domain';
 import type { ApiKeyRecord, SpanSearchFilter } from '@aos/storage';
 import { definedOnly } from './defined-only.ts';
-import { timeParam } from './time.ts';
+import { numberParam } from './number.ts';
+import { readWindow, timeParam } from './time.ts';
 
 /**
  * The span search filter: `GET /traces/spans` parameters, and the span filter of span
  * evaluators, parsed by the same schema.
  */
-const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 export const SPAN_FILTER_PARAMS = [
   'startTime', 'endTime', 'projectId', 'name', 'type', 'kind', 'status', 'model', 'provider', 'tool', 'traceId',
   'sessionId', 'userId', 'minDuration', 'maxDuration', 'minCost', 'maxCost', 'search',
@@ -17,10 +17,10 @@ export const SPAN_FILTER_PARAMS = [
 export const SPAN_FILTER_REPEATED_PARAMS = ['qualityFlag', 'attribute'] as const;
 
 const text = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'));
-const number = v.pipe(v.string(), v.minLength(1, 'must be a number'), v.transform(Number), v.number(), v.check((n: number) => Number.isFinite(n), 'must be a number'), v.minValue(0, 'must not be negative'));
+const number = v.pipe(numberParam, v.minValue(0, 'must not be negative'));
 const STORED_FLAGS = SPAN_QUALITY_FLAGS.filter((f) => !(TRACE_TREE_QUALITY_FLAGS as readonly string[]).includes(f));
 
-const spanFilterSchema = v.object({
+export const spanFilterSchema = v.object({
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
   projectId: v.optional(text),
@@ -48,11 +48,7 @@ export function parseSpanSearchFilter(query: Record<string, unknown>, key: ApiKe
   const names = [...SPAN_FILTER_PARAMS, ...SPAN_FILTER_REPEATED_PARAMS];
   const picked = Object.fromEntries(names.filter((k) => k in query).map((k) => [k, query[k]]));
   const parsed = parseOrThrow(spanFilterSchema, picked, what);
-  const endTimeMs = parsed.endTime ?? now;
-  const startTimeMs = parsed.startTime ?? endTimeMs - DEFAULT_WINDOW_MS;
-  if (startTimeMs >= endTimeMs) {
-    throw new ApiError('invalid_request', 'startTime must be before endTime', [{ field: 'startTime', message: 'must be before endTime' }]);
-  }
+  const { startTimeMs, endTimeMs } = readWindow(parsed.startTime, parsed.endTime, now);
   return {
     projectId: projectFor(key, parsed.projectId),
     startTimeMs,

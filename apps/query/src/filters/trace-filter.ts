@@ -10,10 +10,8 @@ import {
 import { ApiError, parseOrThrow, projectFor } from '@aos/http';
 import { definedOnly } from './defined-only.ts';
 import { ensureDimensionKeys } from './dimension-keys.ts';
-import { timeParam } from './time.ts';
-
-/** With no startTime, lists look back this far from endTime. */
-const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+import { numberParam } from './number.ts';
+import { readWindow, timeParam } from './time.ts';
 
 /** The query parameters of the trace filter. Every endpoint that takes "a filter" accepts these. */
 export const TRACE_FILTER_PARAMS = [
@@ -38,14 +36,6 @@ export const TRACE_FILTER_REPEATED_PARAMS = ['flag', 'dim'] as const;
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
-const scoreBound = v.pipe(
-  v.string(),
-  v.minLength(1, 'must be a number'),
-  v.transform(Number),
-  v.number(),
-  v.check((n) => Number.isFinite(n), 'must be a number'),
-);
-
 /** `dim=key:value`: the key up to the first colon, the value (which may hold colons) after it. */
 const dimensionParam = v.pipe(
   v.string(),
@@ -54,7 +44,7 @@ const dimensionParam = v.pipe(
   v.check((d) => d.value.length <= MAX_DIMENSION_VALUE_CHARS, `the value must be at most ${MAX_DIMENSION_VALUE_CHARS} characters`),
 );
 
-const traceFilterSchema = v.object({
+export const traceFilterSchema = v.object({
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
   projectId: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
@@ -67,8 +57,8 @@ const traceFilterSchema = v.object({
   // Its own length and syntax limits are the compiler's, which reports the position.
   query: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   scoreName: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
-  scoreMin: v.optional(scoreBound),
-  scoreMax: v.optional(scoreBound),
+  scoreMin: v.optional(numberParam),
+  scoreMax: v.optional(numberParam),
   scoreLabel: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   flag: v.optional(v.array(v.picklist(TRACE_FLAGS, `must be one of ${TRACE_FLAGS.join(', ')}`))),
   dim: v.optional(v.array(dimensionParam)),
@@ -79,13 +69,7 @@ export function parseTraceFilter(query: Record<string, unknown>, key: ApiKeyReco
   const names = [...TRACE_FILTER_PARAMS, ...TRACE_FILTER_REPEATED_PARAMS];
   const picked = Object.fromEntries(names.filter((k) => k in query).map((k) => [k, query[k]]));
   const parsed = parseOrThrow(traceFilterSchema, picked, 'filter');
-  const endTimeMs = parsed.endTime ?? now;
-  const startTimeMs = parsed.startTime ?? endTimeMs - DEFAULT_WINDOW_MS;
-  if (startTimeMs >= endTimeMs) {
-    throw new ApiError('invalid_request', 'startTime must be before endTime', [
-      { field: 'startTime', message: 'must be before endTime' },
-    ]);
-  }
+  const { startTimeMs, endTimeMs } = readWindow(parsed.startTime, parsed.endTime, now);
   const { environment, status, sessionId, userId, platform, search, query: queryText } = parsed;
   if (queryText !== undefined) checkQuery(queryText);
   const optional = definedOnly({ environment, status, sessionId, userId, platform, search, query: queryText });

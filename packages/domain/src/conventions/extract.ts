@@ -7,7 +7,8 @@
  *   2. Mastra — its model spans are GenAI semconv, its agent runs and tools say more;
  *   3. OpenInference;
  *   4. OpenLLMetry — framework spans (traceloop.*) and llm.request.type;
- *   5. Pydantic AI and Google ADK — agent runs, model calls and tools of their own keys;
+ *   5. Pydantic AI, Google ADK, LiveKit Agents, Genkit, MLflow and Semantic Kernel — agent
+ *      runs, model calls and tools of their own keys;
  *   6. GenAI semconv — also the shared gen_ai.* layer of 1, 2, 4 and 5;
  *   7. generic keys on the span (`input.value` / `output.value`, session, user), then on the resource.
  *
@@ -19,12 +20,16 @@ import type { SpanType } from '../span-row.ts';
 import { firstText, textOf } from '../attributes.ts';
 import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
+import { GENKIT_TYPE_KEY, readGenkit } from './genkit.ts';
 import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
+import { LIVEKIT_MARKER_KEYS, readLiveKit } from './livekit.ts';
 import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
+import { MLFLOW_SPAN_TYPE_KEY, readMlflow } from './mlflow.ts';
 import { OPENINFERENCE_KIND_KEY, readOpenInference, readPlainTexts } from './openinference.ts';
 import { OPENLLMETRY_MARKER_KEYS, readOpenLlmetry } from './openllmetry.ts';
 import { PYDANTIC_AI_MARKER_KEYS, PYDANTIC_AI_SCOPE, readPydanticAi } from './pydantic-ai.ts';
 import { SESSION_KEYS, USER_KEYS, type ResourceFacts } from './resource.ts';
+import { isSemanticKernelScope, readSemanticKernel } from './semantic-kernel.ts';
 import { readVercelAi, VERCEL_OPERATION_KEY, VERCEL_SCOPE } from './vercel-ai.ts';
 
 export type { SpanFacts } from './facts.ts';
@@ -50,6 +55,10 @@ export function detectPlatform(span: OtlpSpan, scopeName: string, resourcePlatfo
   if (hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
   if (hasAny(a, PYDANTIC_AI_MARKER_KEYS) || scopeName === PYDANTIC_AI_SCOPE) return 'pydantic-ai';
   if (scopeName === GOOGLE_ADK_SCOPE) return 'google-adk';
+  if (hasAny(a, LIVEKIT_MARKER_KEYS)) return 'livekit';
+  if (a[GENKIT_TYPE_KEY] !== undefined) return 'genkit';
+  if (a[MLFLOW_SPAN_TYPE_KEY] !== undefined) return 'mlflow';
+  if (isSemanticKernelScope(scopeName)) return 'semantic-kernel';
   if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
   if (scopeName.startsWith('openinference')) return 'openinference';
   if (scopeName.includes('traceloop')) return 'openllmetry';
@@ -76,6 +85,10 @@ export function extractFacts(span: OtlpSpan, scopeName: string, resource: Resour
   readOpenLlmetry(span, f);
   readPydanticAi(span, f);
   readGoogleAdk(span, f, scopeName);
+  readLiveKit(span, f);
+  readGenkit(span, f);
+  readMlflow(span, f);
+  readSemanticKernel(span, f, scopeName);
   readGenAi(span, f);
   readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;

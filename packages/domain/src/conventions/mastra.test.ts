@@ -151,4 +151,60 @@ describe('Mastra', () => {
     );
     expect(tool).toMatchObject({ span_type: 'tool', tool_arguments: '{"location":"Paris"}', output: '{"t":21}' });
   });
+
+  it('1.x with inference spans (as 1.71 sends them): the call is the model_inference span; the generation above it is a chain', () => {
+    const metadata = { 'mastra.metadata.sessionId': 'session-1', 'mastra.metadata.userId': 'user-1' };
+    const generation = rowOf(
+      makeSpan({
+        name: 'model_generation gpt-4o-mini',
+        attributes: {
+          'gen_ai.operation.name': 'model_generation',
+          'mastra.span.type': 'model_generation',
+          'mastra.model_generation.input': JSON.stringify({ messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: [{ type: 'text', text: 'Capital of France?' }] }] }),
+          'mastra.model_generation.output': JSON.stringify({ files: [], reasoning: [], sources: [], text: 'Paris.', warnings: [] }),
+          ...metadata,
+        },
+      }),
+      { scope },
+    );
+    expect(generation).toMatchObject({ span_type: 'chain', input: 'Capital of France?', output: 'Paris.', input_tokens: 0, session_id: 'session-1' });
+    const inference = rowOf(
+      makeSpan({
+        name: 'chat gpt-4o-mini',
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'mastra.span.type': 'model_inference',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.usage.input_tokens': '120',
+          'gen_ai.usage.output_tokens': '20',
+          'gen_ai.usage.reasoning_tokens': '8',
+          'gen_ai.usage.cache_read.input_tokens': '64',
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Paris.' }] }]),
+          ...metadata,
+        },
+      }),
+      { scope },
+    );
+    expect(inference).toMatchObject({ span_type: 'llm', model: 'gpt-4o-mini', provider: 'openai', output: 'Paris.', input_tokens: 120, cached_input_tokens: 64, reasoning_tokens: 8, user_id: 'user-1' });
+  });
+
+  it('1.x: a refused inference span is an error, though Mastra marks it OK (its finish reason says error)', () => {
+    const row = rowOf(
+      makeSpan({
+        name: 'chat missing-model',
+        status: { code: 1, message: '' },
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'mastra.span.type': 'model_inference',
+          'gen_ai.request.model': 'missing-model',
+          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.response.finish_reasons': '["error"]',
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: '' }] }]),
+        },
+      }),
+      { scope },
+    );
+    expect(row).toMatchObject({ span_type: 'llm', status: 'error', output: '' });
+  });
 });

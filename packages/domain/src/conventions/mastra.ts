@@ -24,6 +24,8 @@ const SPAN_TYPES: Readonly<Record<string, SpanType>> = {
   // A workflow is an agent run in semantic-conventions-genai (`invoke_workflow` → `invoke_agent`).
   workflow_run: 'agent',
   model_generation: 'llm',
+  // 1.x with inference spans: the provider call itself, below the generation and its steps.
+  model_inference: 'llm',
   llm_generation: 'llm', // 0.x
   model_step: 'chain',
   model_chunk: 'span',
@@ -42,7 +44,13 @@ const CONVERSATION_TYPES = new Set(['agent_run', 'model_generation', 'llm_genera
 const SESSION_KEYS = ['mastra.metadata.sessionId', 'mastra.metadata.threadId'];
 const USER_KEYS = ['mastra.metadata.userId', 'mastra.metadata.resourceId'];
 
-function spanTypeOf(type: string): SpanType | undefined {
+/**
+ * Where Mastra sends `model_inference` spans (1.x with @mastra/observability's inference
+ * spans), the generation above them carries neither model nor usage: it wraps the steps
+ * and calls, so it is a chain, and a trace counts each call (and its tokens) once.
+ */
+function spanTypeOf(type: string, a: OtlpSpan['attributes']): SpanType | undefined {
+  if (type === 'model_generation' && a['gen_ai.request.model'] === undefined && a['gen_ai.usage.input_tokens'] === undefined) return 'chain';
   return SPAN_TYPES[type] ?? (type.startsWith('workflow_') ? 'chain' : undefined);
 }
 
@@ -55,7 +63,7 @@ export function readMastra(span: OtlpSpan, f: SpanFacts): void {
   const a = span.attributes;
   const type = lowerText(a, MASTRA_SPAN_TYPE_KEY);
   if (type === undefined) return;
-  const spanType = spanTypeOf(type);
+  const spanType = spanTypeOf(type, a);
   f.spanType ??= spanType;
   f.sessionId ??= firstText(a, SESSION_KEYS);
   f.userId ??= firstText(a, USER_KEYS);

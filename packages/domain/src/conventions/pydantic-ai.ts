@@ -12,20 +12,13 @@ import type { AttributeValue, OtlpSpan } from '@aos/otlp';
 import { textOf } from '../attributes.ts';
 import { conversationFromEvents, type GenAiEventRecord } from '../messages/events.ts';
 import { attributeConversation, attributeJson, unquoteJson } from '../messages/json.ts';
-import type { ChatMessage } from '../messages/model.ts';
+import { splitAtAnswer } from '../messages/model.ts';
 import { isObject } from '../messages/parts.ts';
 import { takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
 
 export const PYDANTIC_AI_SCOPE = 'pydantic-ai';
 /** Keys only Pydantic AI writes. */
 export const PYDANTIC_AI_MARKER_KEYS = ['pydantic_ai.all_messages', 'all_messages_events', 'final_result'];
-
-/** The trailing assistant messages (the answer) apart from what led to them. */
-export function splitAtAnswer(messages: ChatMessage[]): { input: ChatMessage[]; output: ChatMessage[] } {
-  let start = messages.length;
-  while (start > 0 && messages[start - 1]!.role === 'assistant') start--;
-  return { input: messages.slice(0, start), output: messages.slice(start) };
-}
 
 /** Version 1: a JSON list of events, each naming itself in `event.name`. */
 function eventsConversation(value: AttributeValue | undefined) {

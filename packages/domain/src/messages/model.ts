@@ -105,6 +105,13 @@ export function textPart(content: string): TextPart {
   return { type: 'text', content };
 }
 
+/** The trailing assistant messages (the answer) apart from what led to them. */
+export function splitAtAnswer(messages: ChatMessage[]): { input: ChatMessage[]; output: ChatMessage[] } {
+  let start = messages.length;
+  while (start > 0 && messages[start - 1]!.role === 'assistant') start--;
+  return { input: messages.slice(0, start), output: messages.slice(start) };
+}
+
 export function message(role: MessageRole, parts: MessagePart[]): ChatMessage {
   return { role, parts };
 }

@@ -181,7 +181,7 @@ function filePart(p: Obj): MessagePart | undefined {
   return mediaPart(data, mime, modality);
 }
 
-/** A Gemini part (no `type`: one key says what it holds). */
+/** A Gemini or Genkit part (no `type`: one key says what it holds). */
 function geminiPart(p: Obj): MessagePart | undefined {
   if (typeof p['text'] === 'string') return p['thought'] === true ? { type: 'reasoning', content: p['text'] } : textPart(p['text']);
   const call = p['functionCall'] ?? p['function_call'];
@@ -195,6 +195,14 @@ function geminiPart(p: Obj): MessagePart | undefined {
     const uri = str(file['fileUri']) ?? str(file['file_uri']);
     if (uri !== undefined) return mediaPart(uri, str(file['mimeType']) ?? str(file['mime_type']));
   }
+  // Genkit parts: `toolRequest` / `toolResponse` (matched by `ref`), `media`, `reasoning`.
+  const request = p['toolRequest'];
+  if (isObject(request) && typeof request['name'] === 'string') return toolCallPart(request['name'], str(request['ref']), request['input']);
+  const result = p['toolResponse'];
+  if (isObject(result)) return toolCallResponsePart(str(result['ref']), result['output']);
+  const media = p['media'];
+  if (isObject(media) && typeof media['url'] === 'string') return mediaPart(media['url'], str(media['contentType']));
+  if (typeof p['reasoning'] === 'string') return { type: 'reasoning', content: p['reasoning'] };
   // LangChain tool call ({"name","args","id"}) and OpenAI tool call without its `type`.
   if (typeof p['name'] === 'string' && 'args' in p) return toolCallPart(p['name'], str(p['id']), p['args']);
   if ('function' in p) return functionCall(p);

@@ -1,5 +1,5 @@
 /** Traces: the filter every read shares, trace figures and rollups, lists, detail, summary, timeseries, flags, exports and the query language. */
-export { TRACE_SORT_FIELDS, chooseTraces, listTraces } from './list.ts';
+export { TRACE_SORT_FIELDS, chooseTraces, isTraceCursor, listTraces } from './list.ts';
 export { TRACE_RECORD_FIELDS } from './record.ts';
 export { STORED_PREVIEW_CHARS } from './chosen.ts';
 export type { TraceCursor, TracePage, TracePageRequest, TraceSortField } from './list.ts';

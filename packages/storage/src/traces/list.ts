@@ -22,6 +22,26 @@ export const TRACE_SORT_FIELDS = {
 } as const satisfies Record<string, { column: TraceRollupColumn; type: string; valueOf: (r: PageKeyRow) => string }>;
 export type TraceSortField = keyof typeof TRACE_SORT_FIELDS;
 
+const UINT64_MAX = 2n ** 64n - 1n;
+const INT64_MAX = 2n ** 63n - 1n;
+const whole = (text: string, max: bigint) => /^\d{1,20}$/.test(text) && BigInt(text) <= max;
+/** Sort values each column type can hold, as the decimal strings cursors carry (nanoseconds for startTime). */
+const SORT_VALUE_CHECKS: Record<string, (value: string) => boolean> = {
+  'DateTime64(9)': (value) => whole(value, INT64_MAX),
+  UInt64: (value) => whole(value, UINT64_MAX),
+  Float64: (value) => /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value) && Number.isFinite(Number(value)),
+};
+
+/**
+ * Whether a cursor (decoded by the API) can be one this list made for `sortBy`: a value its
+ * sort column's type holds and a trace id. An edited cursor (`1.5` for a count) is refused
+ * here rather than by the engine.
+ */
+export function isTraceCursor(sortBy: TraceSortField, cursor: Partial<TraceCursor>): cursor is TraceCursor {
+  const { value, traceId } = cursor;
+  return typeof value === 'string' && typeof traceId === 'string' && /^[0-9a-f]{32}$/.test(traceId) && SORT_VALUE_CHECKS[TRACE_SORT_FIELDS[sortBy].type]!(value);
+}
+
 /** Where the previous page ended: the sort value of its last trace (a decimal string) and its id. */
 export interface TraceCursor {
   value: string;

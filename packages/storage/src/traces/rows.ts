@@ -93,8 +93,7 @@ export function splitByRollups(
   params: Record<string, unknown>,
 ): { rolled: string | null; live: string | null } {
   const rolled = inWindow(filter, rollups);
-  const rolledHours = new Set(rolled.map((h) => h.hourMs));
-  const liveRanges = hourRanges(filter, (hour) => !rolledHours.has(hour), marginMs);
+  const liveRanges = hourRanges(filter, rolled.map((h) => h.hourMs), marginMs);
   if (rolled.length > 0) {
     // Hours go in as seconds since the epoch, a form any DateTime parameter reads.
     params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
@@ -114,21 +113,30 @@ function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, hours:
 }
 
 /**
- * The span ranges of the window's hours that `include` picks: each hour with `marginMs`
- * either side, clipped to the window widened by the margin, adjoining ones merged.
+ * The span ranges of the window's hours not in `excluded` (hour starts within the window):
+ * each hour with `marginMs` either side, clipped to the window widened by the margin,
+ * adjoining ones merged. Walks the excluded hours, not the window's: a window of centuries
+ * has millions of hours but only as many rolled-up ones as there is data.
  */
 function hourRanges(
   filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
-  include: (hourStartMs: number) => boolean,
+  excluded: readonly number[],
   marginMs: number,
 ): Array<[number, number]> {
   const scanFrom = filter.startTimeMs - marginMs;
   const scanTo = filter.endTimeMs + marginMs;
+  // Runs of consecutive hours to read: their margins overlap, so each run is one range.
+  const runs: Array<[number, number]> = [];
+  let next = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS;
+  for (const hour of [...new Set(excluded)].sort((a, b) => a - b)) {
+    if (hour > next) runs.push([next, hour]);
+    next = Math.max(next, hour + HOUR_MS);
+  }
+  if (next < filter.endTimeMs) runs.push([next, Math.floor((filter.endTimeMs - 1) / HOUR_MS) * HOUR_MS + HOUR_MS]);
   const ranges: Array<[number, number]> = [];
-  for (let hour = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS; hour < filter.endTimeMs; hour += HOUR_MS) {
-    if (!include(hour)) continue;
-    const from = Math.max(scanFrom, hour - marginMs);
-    const to = Math.min(scanTo, hour + HOUR_MS + marginMs);
+  for (const [first, end] of runs) {
+    const from = Math.max(scanFrom, first - marginMs);
+    const to = Math.min(scanTo, end + marginMs);
     const last = ranges[ranges.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else ranges.push([from, to]);

@@ -9,7 +9,7 @@ export interface ApiKeyRouteDeps {
   auth: KeyAuthenticator;
 }
 
-const createKeySchema = v.strictObject({
+export const createKeySchema = v.strictObject({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
   scopes: v.pipe(
     v.array(v.picklist(API_KEY_SCOPES, `must be one of ${API_KEY_SCOPES.join(', ')}`)),

@@ -10,7 +10,7 @@ export interface DeadLetterRouteDeps {
   auth: KeyAuthenticator;
 }
 
-const listSchema = v.object({
+export const listSchema = v.object({
   limit: limitParam(100),
 });
 

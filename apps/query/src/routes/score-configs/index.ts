@@ -25,7 +25,7 @@ const bound = v.nullable(v.pipe(v.number('must be a number or null'), v.finite('
 const categories = v.array(v.string('must be a string'), 'must be an array of strings');
 const description = v.string('must be a string');
 
-const createSchema = v.strictObject(
+export const createSchema = v.strictObject(
   {
     name: v.pipe(v.string('must be a string'), v.trim()),
     dataType: v.picklist(SCORE_DATA_TYPES, `must be one of ${SCORE_DATA_TYPES.join(', ')}`),
@@ -38,7 +38,7 @@ const createSchema = v.strictObject(
 );
 
 const immutable = (what: string) => v.optional(v.never(`${what} cannot be changed; archive this config and create another`));
-const patchSchema = v.strictObject(
+export const patchSchema = v.strictObject(
   {
     name: immutable('the name'),
     dataType: immutable('the data type'),
@@ -52,7 +52,7 @@ const patchSchema = v.strictObject(
 );
 
 const LIST_PARAMS = ['projectId', 'includeArchived', 'limit', 'cursor'] as const;
-const listSchema = v.object({
+export const listSchema = v.object({
   projectId: v.optional(v.string()),
   includeArchived: v.optional(
     v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((s) => s === 'true')),

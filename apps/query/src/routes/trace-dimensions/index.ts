@@ -21,7 +21,7 @@ export interface TraceDimensionRouteDeps {
 
 const DAY_MS = 86_400_000;
 
-const listSchema = v.object({
+export const listSchema = v.object({
   projectId: v.optional(v.string()),
   // Discovery scans recent spans, so it runs only when asked for.
   discover: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((s) => s === 'true')), 'false'),
@@ -35,7 +35,7 @@ const dimensionKey = v.pipe(
   v.string('must be a string'),
   v.regex(DIMENSION_KEY_PATTERN, 'must be 1-128 letters, digits, "_", ".", "-" or "/" (no colon), not starting with a punctuation mark'),
 );
-const addSchema = v.strictObject(
+export const addSchema = v.strictObject(
   { keys: v.pipe(v.array(dimensionKey, 'must be an array of keys'), v.minLength(1, 'must name at least one key'), v.maxLength(MAX_DIMENSION_KEYS)) },
   strictBodyMessage,
 );

@@ -17,13 +17,13 @@ const time = v.pipe(
   v.transform((t) => (typeof t === 'number' ? t : /^\d{10,16}$/.test(t) ? Number(t) : Date.parse(t))),
   v.check((n) => Number.isFinite(n), 'must be an ISO 8601 time or epoch milliseconds'),
 );
-const createSchema = v.strictObject({
+export const createSchema = v.strictObject({
   startTime: time,
   endTime: time,
   /** Answer the estimate without starting anything. */
   dryRun: v.optional(v.boolean('must be true or false'), false),
 });
-const listSchema = v.object({
+export const listSchema = v.object({
   projectId: v.optional(v.string()),
   limit: limitParam(50),
   cursor: idCursorParam(BACKFILL_ID),

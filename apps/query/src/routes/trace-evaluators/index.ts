@@ -32,13 +32,13 @@ import { evaluatorStatsRoutes } from './stats.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from '../../request-helpers.ts';
 import { ensureFilterDimensions } from '../../filters/dimension-keys.ts';
 
-const listSchema = v.object({
+export const listSchema = v.object({
   projectId: v.optional(v.string()),
   limit: limitParam(100),
   cursor: idCursorParam(EVALUATOR_ID),
 });
 
-const runSchema = v.strictObject({
+export const runSchema = v.strictObject({
   traceId: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[0-9a-f]{32}$/, 'must be 32 hex characters'))),
   spanId: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[0-9a-f]{16}$/, 'must be 16 hex characters'))),
   sessionId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500))),

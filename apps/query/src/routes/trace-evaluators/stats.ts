@@ -1,15 +1,14 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { ApiError, parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
+import { parseOrThrow, projectFor, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
 import { bucketStarts, evaluatorScoreStats, listEvaluators, type Storage } from '@aos/storage';
 import { bucketSeconds, intervalParam } from '../../filters/interval.ts';
-import { timeParam } from '../../filters/time.ts';
+import { readWindow, timeParam } from '../../filters/time.ts';
 
-const DEFAULT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** Evaluators named in one answer (their names are looked up page by page). */
 const NAME_PAGE = 500;
 
-const statsSchema = v.object({
+export const statsSchema = v.object({
   projectId: v.optional(v.string()),
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
@@ -30,9 +29,7 @@ export function evaluatorStatsRoutes(deps: { storage: Storage; auth: KeyAuthenti
       'query',
     );
     const projectId = projectFor(c.var.apiKey, query.projectId);
-    const endMs = query.endTime ?? Date.now();
-    const startMs = query.startTime ?? endMs - DEFAULT_WINDOW_MS;
-    if (startMs >= endMs) throw new ApiError('invalid_request', 'startTime must be before endTime', [{ field: 'startTime', message: 'must be before endTime' }]);
+    const { startTimeMs: startMs, endTimeMs: endMs } = readWindow(query.startTime, query.endTime);
     const step = bucketSeconds(startMs, endMs, query.interval);
     const [stats, names] = await Promise.all([
       evaluatorScoreStats(deps.storage, { projectId, startMs, endMs, stepSeconds: step, ...(query.evaluatorId ? { evaluatorId: query.evaluatorId } : {}) }),

@@ -20,7 +20,7 @@ import {
   type Storage,
 } from '@aos/storage';
 import { definedOnly } from '../../filters/defined-only.ts';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
+import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
 import { jsonBody } from '../../request-helpers.ts';
 
 export interface FindingRouteDeps {
@@ -35,7 +35,7 @@ const REPEATED_PARAMS = ['status', 'severity'] as const;
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
 const text = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'));
 
-const filterSchema = v.object({
+export const filterSchema = v.object({
   projectId: v.optional(v.string()),
   assetType: v.optional(oneOf(FINDING_ASSET_TYPES)),
   assetId: v.optional(text),
@@ -45,7 +45,7 @@ const filterSchema = v.object({
   severity: v.optional(v.array(oneOf(FINDING_SEVERITIES))),
 });
 
-const patchSchema = v.pipe(
+export const patchSchema = v.pipe(
   v.strictObject(
     {
       status: v.optional(oneOf(FINDING_STATUSES)),
@@ -64,7 +64,7 @@ export function findingRoutes(deps: FindingRouteDeps) {
     const raw = queryParams(c.req.url, { single: [...FILTER_PARAMS, 'limit', 'cursor'], repeated: REPEATED_PARAMS });
     const q = findingQuery(raw, c.var.apiKey);
     const page = parseOrThrow(v.object({ limit: limitParam(50), cursor: v.optional(v.string()) }), { limit: raw.limit, cursor: raw.cursor }, 'pagination');
-    const before = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { seen: /^\d{1,16}$/, id: FINDING_ID });
+    const before = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { seen: MILLIS_CURSOR_PART, id: FINDING_ID });
     const result = await listFindings(deps.storage, q, {
       limit: page.limit,
       ...(before ? { before: { lastSeenMs: Number(before.seen), id: before.id } } : {}),

@@ -27,7 +27,7 @@ export interface TraceMaskingRouteDeps {
 const MAX_TEST_TEXT_CHARS = 1_000_000;
 
 const FIELD_NAMES = ['input', 'output', 'events', 'statusMessage'] as const;
-const testSchema = v.strictObject(
+export const testSchema = v.strictObject(
   {
     policy: v.unknown(),
     text: v.pipe(v.string('must be a string'), v.maxLength(MAX_TEST_TEXT_CHARS, `must be at most ${MAX_TEST_TEXT_CHARS} characters`)),

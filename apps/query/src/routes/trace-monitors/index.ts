@@ -22,7 +22,7 @@ import {
   type Storage,
   type StoredMonitor,
 } from '@aos/storage';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
+import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
 import { timeParam } from '../../filters/time.ts';
 import { parseCreateMonitor, parsePatchMonitor, parsePreviewMonitor } from './monitor-input.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from '../../request-helpers.ts';
@@ -39,8 +39,8 @@ export interface MonitorRouteDeps {
 
 const MONITOR_ID = /^mon_[0-9a-f]{28}$/;
 
-const listSchema = v.object({ projectId: v.optional(v.string()), limit: limitParam(50), cursor: v.optional(v.string()) });
-const muteSchema = v.strictObject(
+export const listSchema = v.object({ projectId: v.optional(v.string()), limit: limitParam(50), cursor: v.optional(v.string()) });
+export const muteSchema = v.strictObject(
   { until: v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()], 'must be a time'), v.transform(String), timeParam))) },
   () => 'unknown field; the body takes only until',
 );
@@ -120,7 +120,7 @@ export function monitorRoutes(deps: MonitorRouteDeps) {
   app.get('/:id/events', requireKey(deps.auth, 'read'), async (c) => {
     const query = parseOrThrow(listSchema, queryParams(c.req.url, { single: ['projectId', 'limit', 'cursor'] }), 'query');
     const monitor = await found(c, projectFor(c.var.apiKey, query.projectId));
-    const before = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, { at: /^\d{1,16}$/, id: /^mev_[0-9a-f]{24}$/ });
+    const before = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, { at: MILLIS_CURSOR_PART, id: /^mev_[0-9a-f]{24}$/ });
     const page = await listMonitorEvents(deps.storage, monitor.projectId, monitor.id, {
       limit: query.limit,
       ...(before ? { before: { atMs: Number(before.at), id: before.id } } : {}),

@@ -63,7 +63,7 @@ const fields = {
   webhookSecret: v.pipe(v.string('must be a string'), v.minLength(16, 'must be at least 16 characters'), v.maxLength(200, 'must be at most 200 characters')),
 };
 
-const createSchema = v.strictObject(
+export const createSchema = v.strictObject(
   {
     name: fields.name,
     description: v.optional(fields.description),
@@ -84,9 +84,9 @@ const createSchema = v.strictObject(
 type CreateBody = v.InferOutput<typeof createSchema>;
 
 /** A draft for preview: a monitor body whose name may be left out. */
-const previewSchema = v.strictObject({ ...createSchema.entries, name: v.optional(fields.name) }, strictBodyMessage);
+export const previewSchema = v.strictObject({ ...createSchema.entries, name: v.optional(fields.name) }, strictBodyMessage);
 
-const patchSchema = v.strictObject(
+export const patchSchema = v.strictObject(
   {
     name: v.optional(fields.name),
     description: v.optional(fields.description),

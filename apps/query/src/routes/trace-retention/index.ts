@@ -15,7 +15,7 @@ export interface TraceRetentionRouteDeps {
 /** A hundred years: the same bound as RETENTION_DAYS. */
 const MAX_DAYS = 36_500;
 
-const retentionSchema = v.strictObject(
+export const retentionSchema = v.strictObject(
   {
     days: v.nullable(
       v.pipe(

@@ -12,9 +12,9 @@ import {
   type ScoreTarget,
   type Storage,
 } from '@aos/storage';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
+import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
-import { patchScoreSchema, writeScoresBodySchema } from './score-input.ts';
+import { patchScoreSchema, scoreBatchProblems, writeScoresBodySchema } from './score-input.ts';
 import { dataTypeOf, writeScores } from './write-scores.ts';
 import { jsonBody } from '../../request-helpers.ts';
 
@@ -23,7 +23,7 @@ export interface ScoreRouteDeps {
   auth: KeyAuthenticator;
 }
 
-const targetSchema = v.pipe(
+export const targetSchema = v.pipe(
   v.object({
     traceId: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[0-9a-f]{32}$/, 'must be 32 hex characters'))),
     sessionId: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -31,7 +31,7 @@ const targetSchema = v.pipe(
   v.check((t) => (t.traceId === undefined) !== (t.sessionId === undefined), 'give exactly one of traceId and sessionId'),
 );
 
-const pageSchema = v.object({
+export const pageSchema = v.object({
   limit: limitParam(100),
   cursor: v.optional(v.string()),
 });
@@ -45,6 +45,10 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
   app.post('/', write, async (c) => {
     queryParams(c.req.url, { single: [] });
     const body = parseOrThrow(writeScoresBodySchema, await jsonBody(c), 'body');
+    const problems = scoreBatchProblems(body.scores);
+    if (problems.length > 0) {
+      throw new ApiError('invalid_request', `${problems.length} of ${body.scores.length} scores are malformed, so none was written: ${problems[0]!.field}: ${problems[0]!.message}`, problems);
+    }
     return c.json({ scores: await writeScores(deps.storage, c.var.apiKey, body.scores) });
   });
 
@@ -53,7 +57,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     const projectId = projectFor(c.var.apiKey, query.projectId as string | undefined);
     const target = parseTarget(query);
     const page = parseOrThrow(pageSchema, { limit: query.limit, cursor: query.cursor }, 'pagination');
-    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { createdMs: /^\d+$/, id: /^/ });
+    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { createdMs: MILLIS_CURSOR_PART, id: /^/ });
     const result = await listScores(deps.storage, projectId, target, { limit: page.limit, ...(after ? { after } : {}) });
     return c.json({
       data: result.scores,
@@ -66,7 +70,10 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     const projectId = projectFor(c.var.apiKey, query.projectId as string | undefined);
     const byTarget = query.traceId !== undefined || query.sessionId !== undefined;
     if (byTarget && (query.startTime !== undefined || query.endTime !== undefined)) {
-      throw new ApiError('invalid_request', 'give traceId or sessionId, or a trace filter (startTime, endTime), not both');
+      const field = query.startTime !== undefined ? 'startTime' : 'endTime';
+      throw new ApiError('invalid_request', 'give traceId or sessionId, or a trace filter (startTime, endTime), not both', [
+        { field, message: 'cannot be combined with traceId or sessionId' },
+      ]);
     }
     const scope = byTarget ? parseTarget(query) : { traceFilter: await readTraceFilter(query, c.var.apiKey, deps.storage) };
     return c.json({ data: await summarizeScores(deps.storage, projectId, scope) });
@@ -86,7 +93,10 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
     };
     const config = (await findActiveScoreConfigs(deps.storage, current.projectId, [current.name])).get(current.name);
     const reason = config ? checkScoreAgainstConfig(config, { value: next.value, stringValue: next.stringValue }) : null;
-    if (reason) throw new ApiError('unprocessable', `does not fit score config "${current.name}": ${reason}`);
+    if (reason) {
+      const field = patch.value !== undefined ? 'value' : 'stringValue';
+      throw new ApiError('unprocessable', `does not fit score config "${current.name}": ${reason}`, [{ field, message: reason }]);
+    }
     await writeScoreVersions(deps.storage, [{ ...next, configId: config?.id ?? next.configId }]);
     return c.json(next);
   });

@@ -46,7 +46,7 @@ export const patchScoreSchema = v.pipe(
 export type ScorePatch = v.InferOutput<typeof patchScoreSchema>;
 
 /** The rules between fields that a schema cannot say; each problem is a sentence. */
-export function scoreShapeProblems(score: ScoreInput): string[] {
+function scoreShapeProblems(score: ScoreInput): string[] {
   const problems: string[] = [];
   if ((score.value === undefined) === (score.stringValue === undefined)) {
     problems.push('give exactly one of value (number or boolean) and stringValue (label)');
@@ -57,5 +57,25 @@ export function scoreShapeProblems(score: ScoreInput): string[] {
   if (onTrace && onSession) problems.push('give traceId or sessionId, not both');
   if (score.spanId && !onTrace) problems.push('spanId needs the traceId of its trace');
   if (score.deploymentId !== undefined && !onTrace) problems.push('deploymentId only applies to trace and span scores');
+  return problems;
+}
+
+/**
+ * What is wrong with a batch by itself, each problem under `scores[i]`: the shape rules of
+ * each score, and one score written twice in the batch (the same id or externalId). These
+ * are 400s; what only stored state shows (unknown targets, configs, owners) is left to the write.
+ */
+export function scoreBatchProblems(scores: readonly ScoreInput[]): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  const firstOf = new Map<string, number>();
+  scores.forEach((score, index) => {
+    const shape = scoreShapeProblems(score);
+    if (shape.length > 0) problems.push({ field: `scores[${index}]`, message: shape.join('; ') });
+    const identity = score.id !== undefined ? `id:${score.id}` : score.externalId !== undefined ? `externalId:${score.externalId}` : undefined;
+    if (identity === undefined) return;
+    const earlier = firstOf.get(identity);
+    if (earlier === undefined) firstOf.set(identity, index);
+    else problems.push({ field: `scores[${index}]`, message: `scores[${earlier}] already writes this score (same id or externalId)` });
+  });
   return problems;
 }

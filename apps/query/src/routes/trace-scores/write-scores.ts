@@ -16,7 +16,7 @@ import {
   type Storage,
 } from '@aos/storage';
 import { ApiError, type ErrorDetail } from '@aos/http';
-import { scoreShapeProblems, type ScoreInput } from './score-input.ts';
+import type { ScoreInput } from './score-input.ts';
 
 /** An externalId names one score per key: the id is derived from it, so concurrent writes of it converge. */
 export function scoreIdForExternalId(projectId: string, ownerKeyId: string, externalId: string): string {
@@ -29,9 +29,10 @@ export function dataTypeOf(value: number | boolean | undefined): ScoreDataType {
 }
 
 /**
- * Adds or updates up to 100 scores, all or nothing: every score is checked first (shape,
- * target, config, ownership), and only when all pass are they written, in one insert.
- * Otherwise a 422 lists each failing score by index with its reason.
+ * Adds or updates up to 100 scores whose shape was checked (scoreBatchProblems), all or
+ * nothing: every score is checked against what is stored first (target, config, ownership),
+ * and only when all pass are they written, in one insert. Otherwise a 422 lists each
+ * failing score by index with its reason.
  */
 export async function writeScores(storage: Storage, key: ApiKeyRecord, inputs: readonly ScoreInput[]): Promise<ScoreRecord[]> {
   const projectId = key.projectId;
@@ -70,8 +71,6 @@ export async function writeScores(storage: Storage, key: ApiKeyRecord, inputs: r
       problems.push({ field: `scores[${index}]`, message });
       return null;
     };
-    const shape = scoreShapeProblems(input);
-    if (shape.length > 0) return fail(shape.join('; '));
     const id = ids[index];
     const current = id ? existing.get(id) : undefined;
     if (input.id !== undefined) {

@@ -57,7 +57,7 @@ const fields = {
   sort: sortSchema,
   columns: columnsSchema,
 };
-const createSchema = v.strictObject(
+export const createSchema = v.strictObject(
   {
     name: fields.name,
     description: v.optional(fields.description, ''),
@@ -67,7 +67,7 @@ const createSchema = v.strictObject(
   },
   strictBodyMessage,
 );
-const patchSchema = v.strictObject(
+export const patchSchema = v.strictObject(
   {
     name: v.optional(fields.name),
     description: v.optional(fields.description),
@@ -78,7 +78,7 @@ const patchSchema = v.strictObject(
   strictBodyMessage,
 );
 
-const listSchema = v.object({
+export const listSchema = v.object({
   projectId: v.optional(v.string()),
   limit: limitParam(100),
   cursor: idCursorParam(VIEW_ID),

@@ -6,7 +6,7 @@ import { limitParam } from '../../filters/pagination.ts';
 
 const EXPORT_ID = /^exp_[0-9a-f]{24}$/;
 
-const listParamsSchema = v.object({
+export const listParamsSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),
   projectId: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),

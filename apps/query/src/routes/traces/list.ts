@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError, queryParams, type AuthEnv } from '@aos/http';
-import { STORED_PREVIEW_CHARS, listTraces, type Storage } from '@aos/storage';
+import { STORED_PREVIEW_CHARS, isTraceCursor, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
 
@@ -15,14 +15,16 @@ export function traceListRoutes(deps: { storage: Storage }) {
     const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
     const page = parsePage(query);
     const after = page.after;
-    if (after && !(after.value && /^-?[\d.e+-]+$/.test(after.value) && after.traceId)) {
-      throw new ApiError('invalid_request', 'invalid cursor', [{ field: 'cursor', message: 'not a cursor issued by this API' }]);
+    if (after && !isTraceCursor(page.sortBy, after)) {
+      throw new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
+        { field: 'cursor', message: 'not a cursor issued by this API' },
+      ]);
     }
     const result = await listTraces(deps.storage, filter, {
       limit: page.limit,
       sortBy: page.sortBy,
       order: page.sortOrder,
-      after: after ? { value: after.value!, traceId: after.traceId! } : undefined,
+      after: after ? { value: after.value, traceId: after.traceId } : undefined,
       // A list shows previews (the length storage keeps apart); the trace itself has the whole text.
       previewChars: STORED_PREVIEW_CHARS,
     });

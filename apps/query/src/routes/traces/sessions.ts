@@ -1,14 +1,13 @@
 import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, type AuthEnv } from '@aos/http';
 import { getSession, listSessions, type Storage } from '@aos/storage';
-import { encodeCursor, parsePage } from '../../filters/pagination.ts';
+import { NANOS_CURSOR_PART, encodeCursor, parsePage } from '../../filters/pagination.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
 
 export interface SessionRouteDeps {
   storage: Storage;
 }
 
-const NANOS = /^\d{1,20}$/;
 
 /**
  * Reads of sessions, mounted under /traces/sessions: the traces router has already
@@ -24,7 +23,7 @@ export function sessionRoutes(deps: SessionRouteDeps) {
     // One order only (last activity, newest first): the page parser's default sort stamps the cursor.
     const page = parsePage({ limit: query.limit, cursor: query.cursor });
     const after = page.after;
-    if (after && !(after.lastActivityNs && NANOS.test(after.lastActivityNs) && after.sessionId)) {
+    if (after && !(after.lastActivityNs && NANOS_CURSOR_PART.test(after.lastActivityNs) && after.sessionId)) {
       throw new ApiError('invalid_request', 'invalid cursor: pass back the nextCursor of a previous page unchanged', [
         { field: 'cursor', message: 'not a session cursor issued by this API' },
       ]);

@@ -7,7 +7,7 @@ import { dimensionOfGroup, groupNameSchema } from '../../filters/group-by.ts';
 import { bucketSeconds, intervalParam } from '../../filters/interval.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
 
-const timeseriesSchema = v.object({
+export const timeseriesSchema = v.object({
   measure: v.picklist(MEASURE_NAMES, `must be one of ${MEASURE_NAMES.join(', ')}`),
   interval: intervalParam,
   groupBy: v.optional(groupNameSchema),

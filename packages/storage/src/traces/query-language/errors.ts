@@ -21,3 +21,5 @@ export const MAX_NESTING = 32;
 export const MAX_LIST_ITEMS = 200;
 /** Longest string value or map key. */
 export const MAX_STRING_LENGTH = 1_000;
+/** Largest magnitude of a number or duration (in milliseconds): the integers a Float64 parameter holds exactly. */
+export const MAX_NUMBER = Number.MAX_SAFE_INTEGER;

@@ -135,3 +135,27 @@ describe('parseQuery errors', () => {
     expect(errorOf(list(201))).toMatchObject({ expected: "']' (a list holds at most 200 values)" });
   });
 });
+
+describe('numbers beyond what a Float64 parameter holds', () => {
+  it.each([
+    ['duration > 99999999999999999999h', 11],
+    ['tokens > 18446744073709551616', 9],
+    ['has span(cost > -99999999999999999999)', 16],
+  ])('%s is refused at the literal', (text, position) => {
+    const err = (() => {
+      try {
+        parseQuery(text);
+      } catch (e) {
+        return e as QueryLanguageError;
+      }
+      throw new Error('parsed');
+    })();
+    expect(err).toBeInstanceOf(QueryLanguageError);
+    expect(err.position).toBe(position);
+    expect(err.message).toContain('a number between -9007199254740991 and 9007199254740991');
+  });
+
+  it('keeps the largest exact integer', () => {
+    expect(() => parseQuery('tokens > 9007199254740991')).not.toThrow();
+  });
+});

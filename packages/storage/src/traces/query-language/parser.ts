@@ -1,4 +1,4 @@
-import { MAX_LIST_ITEMS, MAX_NESTING, MAX_QUERY_LENGTH, MAX_STRING_LENGTH, QueryLanguageError } from './errors.ts';
+import { MAX_LIST_ITEMS, MAX_NESTING, MAX_NUMBER, MAX_QUERY_LENGTH, MAX_STRING_LENGTH, QueryLanguageError } from './errors.ts';
 import { fieldNames, lookupField, type FieldBinding, type FieldScope, type Operator } from './fields.ts';
 import { describeToken, tokenize, type Token } from './tokens.ts';
 
@@ -191,6 +191,10 @@ class Parser {
     if (!literal || !kinds.includes(literal.kind)) this.fail(`${expected} after '${opToken.text}'`);
     this.i++;
     if (literal.kind === 'string' && literal.value.length > MAX_STRING_LENGTH) this.fail(`a text of at most ${MAX_STRING_LENGTH} characters`, token);
+    if ((literal.kind === 'number' || literal.kind === 'duration') && Math.abs(literal.value) > MAX_NUMBER) {
+      // Values are bound as Float64: beyond 2^53 a double no longer holds every integer, and far beyond any stored count, cost or duration.
+      this.fail(`a number between -${MAX_NUMBER} and ${MAX_NUMBER}${literal.kind === 'duration' ? ' milliseconds' : ''}`, token);
+    }
     if (field.values && literal.kind === 'string') {
       const value = literal.value.toLowerCase();
       if (!field.values.includes(value)) this.fail(`${field.name} to be one of ${field.values.map((v) => JSON.stringify(v)).join(', ')}`, token);

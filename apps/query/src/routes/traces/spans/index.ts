@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
 import { searchSpans } from '@aos/storage';
-import { decodeKeyCursor, encodeKeyCursor, limitParam } from '../../../filters/pagination.ts';
+import { NANOS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../../filters/pagination.ts';
 import { spanExportRoutes } from './export.ts';
 import type { ExportRouteDeps } from '../../../exports/export-request.ts';
 import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../../../filters/span-filter.ts';
 
-const pageSchema = v.object({
+export const pageSchema = v.object({
   limit: limitParam(50),
   cursor: v.optional(v.string()),
 });
@@ -23,7 +23,7 @@ export function spanRoutes(deps: ExportRouteDeps) {
     const query = queryParams(c.req.url, { single: [...SPAN_FILTER_PARAMS, 'limit', 'cursor'], repeated: SPAN_FILTER_REPEATED_PARAMS });
     const filter = parseSpanSearchFilter(query, c.var.apiKey);
     const page = parseOrThrow(pageSchema, { limit: query.limit, cursor: query.cursor }, 'span search');
-    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { startNs: NANOS, traceId: ANY, spanId: ANY });
+    const after = page.cursor === undefined ? undefined : decodeKeyCursor(page.cursor, { startNs: NANOS_CURSOR_PART, traceId: ANY, spanId: ANY });
     const result = await searchSpans(deps.storage, filter, { limit: page.limit, ...(after ? { after } : {}) });
     return c.json({
       data: result.spans,
@@ -34,4 +34,3 @@ export function spanRoutes(deps: ExportRouteDeps) {
 }
 
 const ANY = /^/;
-const NANOS = /^\d+$/;

@@ -1,0 +1,97 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { ApiError } from '@aos/http';
+import type { RateLimitSettings } from '@aos/config';
+
+/**
+ * Per-key and per-project limits, counted in Redis so that every query process of a
+ * deployment counts against the same numbers (a per-process count would multiply each
+ * limit by the number of processes). While Redis is unreachable each process counts on its
+ * own (rate-limiter-flexible's insurance limiter) rather than holding or refusing every read.
+ */
+export class RateLimits {
+  private readonly perKey: RateLimiterAbstract | null;
+  private readonly perProject: RateLimiterAbstract | null;
+  private readonly heavyPerKey: RateLimiterAbstract | null;
+
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly settings: RateLimitSettings,
+    /** How long a heavy read may hold its slot at most (its time budget and a margin): a process
+     *  that dies mid-read gives the slot back when this runs out. */
+    private readonly heavySlotSeconds: number,
+  ) {
+    const limiter = (name: string, points: number, duration: number) =>
+      points === 0
+        ? null
+        : new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: `${prefix}:rate:${name}`,
+            points,
+            duration,
+            // The queue's connection queues commands while Redis is away rather than failing
+            // them: without this a read would wait for Redis instead of being counted here.
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${prefix}:rate:${name}`, points, duration }),
+          });
+    this.perKey = limiter('key', settings.keyRequestsPerSecond, 1);
+    this.perProject = limiter('project', settings.projectRequestsPerSecond, 1);
+    this.heavyPerKey = limiter('heavy', settings.keyHeavyConcurrency, heavySlotSeconds);
+  }
+
+  /**
+   * Counts a request of `keyId` (of `projectId`); a 429 with Retry-After once either limit
+   * is spent. Returns the RateLimit-* headers of the key's limit to put on the answer.
+   */
+  async admit(keyId: string, projectId: string): Promise<Record<string, string>> {
+    const project = this.perProject ? consume(this.perProject, projectId, 'this project', this.settings.projectRequestsPerSecond) : null;
+    const key = this.perKey ? consume(this.perKey, keyId, 'this API key', this.settings.keyRequestsPerSecond) : null;
+    const [, keyHeaders] = await Promise.all([project, key]);
+    return keyHeaders ?? {};
+  }
+
+  /** Takes one of the key's heavy-read slots (429 when all are taken); the function returned gives it back. */
+  async holdHeavySlot(keyId: string): Promise<() => void> {
+    const limiter = this.heavyPerKey;
+    if (!limiter) return () => {};
+    const limit = this.settings.keyHeavyConcurrency;
+    try {
+      await limiter.consume(keyId);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      // A slot frees when a read ends, which nothing here can time: one second is a fair guess.
+      throw new ApiError('rate_limited', `this API key already runs ${limit} heavy reads at once; retry when one is done`, [], {
+        'retry-after': '1',
+        ...headersOf(err, limit, this.heavySlotSeconds),
+      });
+    }
+    return () => void limiter.reward(keyId).catch(() => {});
+  }
+}
+
+/** Consumes a point; the headers on success, a 429 naming `who` when none is left. */
+async function consume(limiter: RateLimiterAbstract, id: string, who: string, limit: number): Promise<Record<string, string>> {
+  try {
+    return headersOf(await limiter.consume(id), limit, 1);
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const headers = headersOf(err, limit, 1);
+    throw new ApiError('rate_limited', `${who} sent more than ${limit} requests in a second; retry after ${headers['retry-after']} s`, [], headers);
+  }
+}
+
+/**
+ * Retry-After, and the IETF draft's RateLimit-Limit / -Remaining / -Reset (seconds until
+ * the window resets) and RateLimit-Policy (`<limit>;w=<window seconds>`).
+ */
+function headersOf(res: RateLimiterRes, limit: number, windowSeconds: number): Record<string, string> {
+  const reset = String(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+  return {
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': String(Math.max(0, res.remainingPoints)),
+    'ratelimit-reset': reset,
+    'ratelimit-policy': `${limit};w=${windowSeconds}`,
+    ...(res.remainingPoints < 0 || res.consumedPoints > limit ? { 'retry-after': reset } : {}),
+  };
+}

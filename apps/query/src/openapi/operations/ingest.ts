@@ -1,0 +1,81 @@
+import * as v from 'valibot';
+import { jsonSchemaOf } from '../json-schema.ts';
+import type { Answer, Operation } from '../operation.ts';
+
+/**
+ * The OTLP/HTTP trace receiver, served by the ingest app and the all-in-one process. It
+ * speaks OTLP's own shapes (docs/architecture.md, "What ingest does with a request"): the
+ * bodies are opentelemetry.proto messages in protobuf or OTLP/JSON, errors a google.rpc.Status.
+ */
+const protobuf = { schema: { type: 'string', contentMediaType: 'application/x-protobuf' } } as const;
+
+/** OTLP/JSON ExportTraceServiceRequest, down to the spans (their fields as the OTLP specification gives them). */
+export const exportTraceServiceRequest = v.looseObject({
+  resourceSpans: v.array(
+    v.looseObject({
+      resource: v.optional(v.looseObject({ attributes: v.optional(v.array(v.looseObject({ key: v.string() }))) })),
+      scopeSpans: v.array(
+        v.looseObject({
+          scope: v.optional(v.looseObject({ name: v.optional(v.string()) })),
+          spans: v.array(
+            v.looseObject({
+              traceId: v.pipe(v.string(), v.description('32 hex characters')),
+              spanId: v.pipe(v.string(), v.description('16 hex characters')),
+              name: v.string(),
+              startTimeUnixNano: v.union([v.string(), v.number()]),
+              endTimeUnixNano: v.optional(v.union([v.string(), v.number()])),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** Spans that could not be stored are counted, with the reasons; the others were kept. */
+export const exportTraceServiceResponse = v.object({
+  partialSuccess: v.optional(
+    v.object({ rejectedSpans: v.optional(v.union([v.string(), v.number()])), errorMessage: v.optional(v.string()) }),
+  ),
+});
+
+export const rpcStatus = v.object({
+  code: v.pipe(v.number(), v.integer(), v.description('gRPC status code')),
+  message: v.string(),
+  details: v.optional(v.array(v.unknown())),
+});
+
+function otlp(description: string, json: v.GenericSchema, headers?: Answer['headers']): Answer {
+  return { description, json, content: { 'application/x-protobuf': protobuf }, ...(headers ? { headers } : {}) };
+}
+
+const refusal = (description: string) => otlp(`${description} (google.rpc.Status in the request's encoding)`, rpcStatus);
+
+function receiver(path: string, summary: string): Operation {
+  return {
+    method: 'post',
+    path,
+    summary,
+    description:
+      'Send the key as the x-api-key header. Content-Type application/x-protobuf or application/json, each with or without Content-Encoding: gzip. The answer is in the request\'s encoding, once the batch is in the queue.',
+    scope: 'ingest',
+    requestContent: { 'application/x-protobuf': protobuf, 'application/json': { schema: jsonSchemaOf(exportTraceServiceRequest) } },
+    responses: {
+      200: otlp('Accepted: ExportTraceServiceResponse, with partialSuccess when some spans were refused', exportTraceServiceResponse),
+      400: refusal('Undecodable body; the message says where'),
+      401: refusal('Missing, unknown or revoked key'),
+      403: refusal('Key without the ingest scope'),
+      413: refusal('Body over INGEST_MAX_BODY_BYTES after decompression'),
+      415: refusal('Another content type or encoding'),
+      503: otlp('The queue is full or Redis unreachable: retry after Retry-After (google.rpc.Status)', rpcStatus, {
+        'Retry-After': { description: 'seconds (INGEST_RETRY_AFTER_SECONDS)', schema: { type: 'integer' } },
+      }),
+    },
+    ownErrors: true,
+  };
+}
+
+export const ingestOperations: Operation[] = [
+  receiver('/api/v1/traces/otlp', 'OTLP/HTTP traces'),
+  receiver('/api/v1/traces/otlp/v1/traces', 'OTLP/HTTP traces, for exporters given a base endpoint (they append /v1/traces)'),
+];
