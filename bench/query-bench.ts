@@ -50,7 +50,7 @@ function row(projectId: string, traceId: string, spanIndex: number, at: number, 
     cost: llm ? 0.005 : 0, cost_source: llm ? 'price_table' : '', session_id: spanIndex === 0 ? `s-${Math.floor(at / 1000) % 20_000}` : '',
     user_id: spanIndex === 0 ? `u-${at % 5000}` : '', tool_name: llm || spanIndex === 0 ? '' : `tool-${spanIndex % 5}`, tool_arguments: '', tool_call_id: '',
     time_to_first_token_ms: null, attributes: {}, attribute_refs: {}, resource_attributes: { 'service.name': 'bench' }, events: '[]', links: '[]',
-    quality_flags: [], masked_rules: [], dimensions: {}, ingested_at: now, ...extra,
+    quality_flags: [], masked_rules: [], dimensions: {}, log_record_fields: [], ingested_at: now, ...extra,
   };
 }
 

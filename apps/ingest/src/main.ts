@@ -2,12 +2,14 @@ import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, m
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { createMetrics, createReadiness } from '@aos/metrics';
-import { createIngestQueue, createRedisConnection } from '@aos/queue';
+import { createIngestQueue, createLogRecordQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
 import {
   MASKING_FINDINGS_FLUSH_MS,
   createIngestApp,
+  createInflightBytes,
+  createLogExportPipeline,
   createMaskingFindings,
   createTraceExportPipeline,
   startOtlpGrpcReceiver,
@@ -30,7 +32,9 @@ runMain(async () => {
   const connection = createRedisConnection(queueConfig.redisUrl, log);
   const metrics = createMetrics();
   const readiness = createReadiness(metrics, { storage, redis: connection });
-  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });
+  const attempts = writerSettings(env).jobAttempts;
+  const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
+  const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
   const ingestConfig = ingestSettings(env);
   const projectSettings = await startProjectSettings({
     storage,
@@ -41,24 +45,20 @@ runMain(async () => {
     logger: log,
   });
   const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
-  const traces = createTraceExportPipeline({
-    auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs),
-    queue,
-    settings: ingestConfig,
-    projectSettings,
-    maskingFindings,
-    logger: log,
-    metrics,
-  });
-  const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
+  // One in-flight body budget for the process, whichever signal the bodies carry.
+  const inflight = createInflightBytes(ingestConfig.maxInflightBytes);
+  const common = { auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs), settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight };
+  const pipelines = { traces: createTraceExportPipeline({ ...common, queue }), logs: createLogExportPipeline({ ...common, queue: logQueue }) };
+  const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
   if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
-  serveUntilSignal(createIngestApp(traces, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
+  serveUntilSignal(createIngestApp(pipelines, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
     // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
     await grpc?.stop();
-    await traces.close();
+    await pipelines.traces.close();
     await projectSettings.close();
     await maskingFindings.close();
     await queue.close();
+    await logQueue.close();
     await connection.quit();
     await storage.close();
   }, processSettings(env));

@@ -20,6 +20,8 @@ import {
 import { createKeyAuthenticator } from '@aos/http';
 import {
   MASKING_FINDINGS_FLUSH_MS,
+  createInflightBytes,
+  createLogExportPipeline,
   createMaskingFindings,
   createTraceExportPipeline,
   ingestRoutes,
@@ -30,7 +32,7 @@ import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { createMetrics, createReadiness, createServiceApp, type Metrics } from '@aos/metrics';
 import { queryRoutes } from '@aos/query';
-import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import { createEvaluationQueue, createIngestQueue, createLogRecordQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startWriter, type Writer } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -94,6 +96,8 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const readiness = createReadiness(metrics, { storage, redis: connection });
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => queue.close());
+    const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
+    stops.push(() => logQueue.close());
     const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
     stops.push(() => monitorQueue.close());
     const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
@@ -125,11 +129,14 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
-    const traces = createTraceExportPipeline({ auth, queue, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics });
-    stops.push(() => traces.close());
+    // One in-flight body budget for the process, whichever signal the bodies carry.
+    const inflight = createInflightBytes(ingestConfig.maxInflightBytes);
+    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight };
+    const pipelines = { traces: createTraceExportPipeline({ ...pipelineDeps, queue }), logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }) };
+    stops.push(() => pipelines.traces.close());
     const app = createServiceApp({ metrics, readiness }, log);
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
-    app.route('/api/v1', ingestRoutes(traces));
+    app.route('/api/v1', ingestRoutes(pipelines));
     app.route(
       '/api/v1',
       queryRoutes({
@@ -153,7 +160,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const server = await listen(app, http.host, http.port, http);
     stops.push(() => server.close());
     // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
-    const grpc = await startOtlpGrpcReceiver({ pipelines: { traces }, host: http.host, settings: grpcConfig, logger: log });
+    const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
     if (grpc) stops.push(() => grpc.stop());
     log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
     return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, metrics, app, stop };

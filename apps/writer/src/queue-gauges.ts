@@ -4,6 +4,7 @@ import { registerQueueMetrics, type Metrics } from '@aos/metrics';
 import {
   createEvaluationQueue,
   createIngestQueue,
+  createLogRecordQueue,
   createMaintenanceQueue,
   createMonitorQueue,
   createRedisConnection,
@@ -27,6 +28,7 @@ export function startQueueGauges(deps: {
   const common = { connection, prefix: deps.prefix, logger: deps.logger };
   const queues = [
     createIngestQueue({ ...common, attempts: deps.settings.jobAttempts }),
+    createLogRecordQueue({ ...common, attempts: deps.settings.jobAttempts }),
     createEvaluationQueue(common),
     createMaintenanceQueue(common),
     createMonitorQueue(common),

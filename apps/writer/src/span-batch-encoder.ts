@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
-import { spanRowsFromExport, type PriceTable } from '@aos/domain';
+import { spanRowsFromExport, telemetryScoresOf, type PriceTable, type TelemetryScore } from '@aos/domain';
+import type { OtlpTraceExport } from '@aos/otlp';
 import { parseSpanBatchPayload } from '@aos/queue';
 import { encodeSpanRows } from '@aos/storage';
 
@@ -12,6 +13,10 @@ export interface EncodedBatch {
   rows: number;
   /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
   deploymentIds: number[];
+  /** The traces the batch's spans belong to: their GenAI event log records are folded in once the rows are stored. */
+  traceIds: string[];
+  /** The batch's `gen_ai.evaluation.result` span events, as scores. */
+  telemetryScores: TelemetryScore[];
 }
 
 /**
@@ -41,6 +46,7 @@ export function createSpanBatchEncoder(opts: { prices: PriceTable; maxValueBytes
       chunk: encodeSpanRows(rows),
       rows: rows.length,
       deploymentIds: deploymentIdsOf(payload.export.resourceSpans),
+      ...tracesAndScoresOf(payload.export),
     };
   };
 }
@@ -54,4 +60,18 @@ function deploymentIdsOf(resourceSpans: readonly { resource: { attributes: Recor
     if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) ids.add(id);
   }
   return [...ids];
+}
+
+function tracesAndScoresOf(batch: OtlpTraceExport): Pick<EncodedBatch, 'traceIds' | 'telemetryScores'> {
+  const traceIds = new Set<string>();
+  const telemetryScores: TelemetryScore[] = [];
+  for (const rs of batch.resourceSpans) {
+    for (const ss of rs.scopeSpans) {
+      for (const span of ss.spans) {
+        traceIds.add(span.traceId);
+        if (span.events.length > 0) telemetryScores.push(...telemetryScoresOf(span.traceId, span.spanId, span.events));
+      }
+    }
+  }
+  return { traceIds: [...traceIds], telemetryScores };
 }

@@ -3,10 +3,11 @@ import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
-import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, type Storage } from '@aos/storage';
+import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { loadPrices } from './prices.ts';
 import { createSpanBatchEncoder, type EncodedBatch } from './span-batch-encoder.ts';
+import type { SpanLogJoin } from './span-log-join.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
 export interface SpanBatchProcessorDeps {
@@ -17,6 +18,7 @@ export interface SpanBatchProcessorDeps {
   logger: Logger;
   logLevel: LogLevel;
   metrics: Metrics;
+  join: SpanLogJoin;
 }
 
 export interface SpanBatchProcessor {
@@ -44,8 +46,14 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers end a job's processing here.
   const storeBatch = async (batch: EncodedBatch) => {
-    await Promise.all([batcher.add([batch.chunk], batch.rows), registerDeployments(batch.projectId, batch.deploymentIds)]);
+    await Promise.all([
+      batcher.add([batch.chunk], batch.rows),
+      registerDeployments(batch.projectId, batch.deploymentIds),
+      writeTelemetryScores(deps.storage, batch.projectId, batch.telemetryScores),
+    ]);
     deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
+    // Only once the spans are stored: records stored before then are found now, later ones find the spans.
+    await deps.join.join(batch.projectId, batch.traceIds);
   };
   const onOutcome = deps.metrics.jobOutcomes(INGEST_QUEUE);
   const workers =

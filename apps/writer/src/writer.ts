@@ -5,8 +5,10 @@ import { RETENTION_JOB, TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
 import type { Storage } from '@aos/storage';
 import { startEvaluationProcessor } from './evaluation-processor.ts';
 import { startMaintenanceProcessor } from './maintenance-processor.ts';
+import { startLogRecordProcessor } from './log-record-processor.ts';
 import { startMonitorProcessor, type MonitorProcessor } from './monitor-processor.ts';
 import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batch-processor.ts';
+import { createSpanLogJoin } from './span-log-join.ts';
 import { createCostStatsCache, runTraceFlagsPass } from './trace-flags-pass.ts';
 import { runTraceRollupPass } from './trace-rollup-pass.ts';
 import { startQueueGauges } from './queue-gauges.ts';
@@ -50,8 +52,12 @@ export function startWriter(deps: WriterDeps): Writer {
   const { settings, storage, redisUrl, prefix, logger } = deps;
   const common = { storage, redisUrl, prefix, logger, metrics: deps.metrics, lockDurationMs: settings.lockDurationMs };
 
+  // Spans and their GenAI event log records meet here, whichever queue brings them first.
+  const join = createSpanLogJoin({ storage, maxValueBytes: settings.maxAttributeBytes });
   // INGEST_QUEUE: OTLP batches into span rows (WRITER_CONCURRENCY per thread, WRITER_THREADS threads).
-  const spans = startSpanBatchProcessor({ ...common, settings, logLevel: deps.logLevel });
+  const spans = startSpanBatchProcessor({ ...common, settings, logLevel: deps.logLevel, join });
+  // LOG_RECORD_QUEUE: OTLP log records kept for their spans, evaluation results as scores (WRITER_CONCURRENCY).
+  const logRecords = startLogRecordProcessor({ ...common, concurrency: settings.concurrency, join });
   // EVALUATION_QUEUE: automatic evaluator runs and backfill chunks.
   const evaluations = startEvaluationProcessor({ ...common, settings: deps.evaluatorSettings, concurrency: deps.evaluatorSettings.workerConcurrency });
   // MAINTENANCE_QUEUE: periodic passes over stored spans.
@@ -102,7 +108,7 @@ export function startWriter(deps: WriterDeps): Writer {
       // still running while the writer threads ended never returned (embedded engine).
       await maintenance.close();
       await evaluations.close();
-      await Promise.all([spans.close(), monitors.close(), webhooks.close(), queueGauges.close()]);
+      await Promise.all([spans.close(), logRecords.close(), monitors.close(), webhooks.close(), queueGauges.close()]);
     },
   };
 }

@@ -1,6 +1,10 @@
 /** @aos/domain: turning decoded OTLP spans into stored span rows. */
 export { spanRowsFromExport, type NormalizeContext } from './normalize.ts';
+export { foldLogRecords, isSpanLogEvent, type JoinableSpan, type SpanEventRecord } from './span-log-join.ts';
+export { EVALUATION_RESULT_EVENT, telemetryScoreOf, telemetryScoresOf, type EvaluationEvent, type TelemetryScore } from './evaluation-results.ts';
 export {
+  JOINED_FIELDS,
+  type JoinedField,
   SPAN_TYPES,
   SPAN_STATUSES,
   SPAN_QUALITY_FLAGS,

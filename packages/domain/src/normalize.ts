@@ -129,6 +129,7 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     }),
     masked_rules: [],
     dimensions: {},
+    log_record_fields: [],
     ingested_at: ctx.receivedAtMs,
   };
 }

@@ -112,6 +112,12 @@ export interface SpanRow {
   masked_rules: string[];
   /** Values of the project's dimension keys found on the span or its resource. */
   dimensions: Record<string, string>;
+  /** The columns above that were filled from the span's OTLP log records (span-log-join.ts), not from the span. */
+  log_record_fields: JoinedField[];
   /** Milliseconds since the epoch the batch was received; the version column: the newest wins on replace. */
   ingested_at: number;
 }
+
+/** The columns a span's GenAI event log records can fill (span-log-join.ts). */
+export const JOINED_FIELDS = ['system_instructions', 'input_messages', 'output_messages', 'input', 'output'] as const;
+export type JoinedField = (typeof JOINED_FIELDS)[number];

@@ -56,6 +56,13 @@ const STATUS_CODES: ReadonlyMap<string, number> = new Map([
 
 /** Parses and decodes a complete OTLP/JSON trace export request. */
 export function decodeJsonExport(text: string): OtlpTraceExport {
+  return decodeJsonRequest(text, (request, path) => ({
+    resourceSpans: mapArray(request.resourceSpans ?? request.resource_spans, path, 'resourceSpans', readResourceSpans),
+  }));
+}
+
+/** Parses a JSON request and reads its root object; any failure is an OtlpDecodeError naming where. */
+export function decodeJsonRequest<T>(text: string, readRequest: (request: JsonObject, path: JsonPath) => T): T {
   let root: unknown;
   try {
     root = JSON.parse(text);
@@ -64,9 +71,7 @@ export function decodeJsonExport(text: string): OtlpTraceExport {
   }
   const path = new JsonPath();
   try {
-    const request = readElement(root, path);
-    const resourceSpans = request.resourceSpans ?? request.resource_spans;
-    return { resourceSpans: mapArray(resourceSpans, path, 'resourceSpans', readResourceSpans) };
+    return readRequest(readElement(root, path), path);
   } catch (err) {
     if (err instanceof OtlpDecodeError) throw err;
     // e.g. a stack overflow: keep the promise that bad input only ever
@@ -77,7 +82,7 @@ export function decodeJsonExport(text: string): OtlpTraceExport {
 }
 
 /** Reads a repeated message field, with `field` and each index on the path. */
-function mapArray<T>(
+export function mapArray<T>(
   value: unknown,
   path: JsonPath,
   field: string,
@@ -96,6 +101,14 @@ function mapArray<T>(
 }
 
 function readResourceSpans(o: JsonObject, path: JsonPath): OtlpResourceSpans {
+  return {
+    resource: readResource(o, path),
+    scopeSpans: mapArray(o.scopeSpans ?? o.scope_spans, path, 'scopeSpans', readScopeSpans),
+  };
+}
+
+/** The `resource` of a ResourceSpans or ResourceLogs. */
+export function readResource(o: JsonObject, path: JsonPath): { attributes: Attributes } {
   const resource = readObject(o.resource, path, 'resource');
   let attributes: Attributes = {};
   if (resource !== undefined) {
@@ -103,13 +116,15 @@ function readResourceSpans(o: JsonObject, path: JsonPath): OtlpResourceSpans {
     attributes = readAttributes(resource.attributes, path, 'attributes', 0);
     path.pop();
   }
-  return {
-    resource: { attributes },
-    scopeSpans: mapArray(o.scopeSpans ?? o.scope_spans, path, 'scopeSpans', readScopeSpans),
-  };
+  return { attributes };
 }
 
 function readScopeSpans(o: JsonObject, path: JsonPath): OtlpScopeSpans {
+  return { scope: readScope(o, path), spans: mapArray(o.spans, path, 'spans', readSpan) };
+}
+
+/** The `scope` of a ScopeSpans or ScopeLogs. */
+export function readScope(o: JsonObject, path: JsonPath): { name: string; version: string } {
   const scope = readObject(o.scope, path, 'scope');
   let name = '';
   let version = '';
@@ -119,7 +134,7 @@ function readScopeSpans(o: JsonObject, path: JsonPath): OtlpScopeSpans {
     version = readString(scope.version, path, 'version');
     path.pop();
   }
-  return { scope: { name, version }, spans: mapArray(o.spans, path, 'spans', readSpan) };
+  return { name, version };
 }
 
 function readSpan(o: JsonObject, path: JsonPath): OtlpSpan {
@@ -175,7 +190,7 @@ function readStatus(value: unknown, path: JsonPath): OtlpSpan['status'] {
 }
 
 /** A repeated KeyValue field (attributes, kvlist values) as an object; the last duplicate key wins. */
-function readAttributes(value: unknown, path: JsonPath, field: string, depth: number): Attributes {
+export function readAttributes(value: unknown, path: JsonPath, field: string, depth: number): Attributes {
   const items = readArray(value, path, field);
   const attributes: Attributes = {};
   if (items.length === 0) return attributes;
@@ -192,7 +207,7 @@ function readAttributes(value: unknown, path: JsonPath, field: string, depth: nu
 }
 
 /** The AnyValue in `field`; absent or empty reads as null. `depth` counts enclosing arrays/kvlists. */
-function readAnyValue(value: unknown, path: JsonPath, field: string, depth: number): AttributeValue {
+export function readAnyValue(value: unknown, path: JsonPath, field: string, depth: number): AttributeValue {
   if (value == null) return null;
   path.push(field);
   const result = readAnyValueHere(value, path, depth);

@@ -49,7 +49,7 @@ import {
 import { MAX_VALUE_DEPTH, finiteOrName, setAttribute } from './attribute-value.ts';
 
 /** A field tag: field number and wire type, as it appears on the wire. */
-const tag = (field: number, wireType: number): number => (field << 3) | wireType;
+export const tag = (field: number, wireType: number): number => (field << 3) | wireType;
 
 /**
  * How many attribute fields of a span are decoded; the rest are skipped unread (a
@@ -119,7 +119,7 @@ function decodeResourceSpans(r: Reader, cap: SpanAttributeCap): OtlpResourceSpan
   return group;
 }
 
-function decodeResourceInto(r: Reader, attributes: Attributes): void {
+export function decodeResourceInto(r: Reader, attributes: Attributes): void {
   while (r.pos < r.len) {
     const t = r.tag();
     switch (t) {
@@ -162,7 +162,7 @@ function decodeScopeSpans(r: Reader, cap: SpanAttributeCap): OtlpScopeSpans {
   return group;
 }
 
-function decodeScopeInto(r: Reader, scope: OtlpScopeSpans['scope']): void {
+export function decodeScopeInto(r: Reader, scope: OtlpScopeSpans['scope']): void {
   while (r.pos < r.len) {
     const t = r.tag();
     switch (t) {
@@ -359,7 +359,7 @@ function decodeStatusInto(r: Reader, status: OtlpSpan['status']): void {
 }
 
 /** Reads one embedded KeyValue message (the reader is at its length prefix) into attributes. */
-function decodeKeyValueInto(r: Reader, attributes: Attributes, depth: number): void {
+export function decodeKeyValueInto(r: Reader, attributes: Attributes, depth: number): void {
   const outer = enter(r);
   let key = '';
   let value: AttributeValue = null;
@@ -383,8 +383,8 @@ function decodeKeyValueInto(r: Reader, attributes: Attributes, depth: number): v
   setAttribute(attributes, key, value);
 }
 
-/** Decodes the AnyValue the reader is narrowed to; depth counts enclosing arrays/kvlists. */
-function decodeAnyValue(r: Reader, depth: number): AttributeValue {
+/** Decodes the AnyValue the reader is narrowed to (also a log record's body); depth counts enclosing arrays/kvlists. */
+export function decodeAnyValue(r: Reader, depth: number): AttributeValue {
   // A oneof: when a sender sets several members, the last one wins.
   let value: AttributeValue = null;
   while (r.pos < r.len) {

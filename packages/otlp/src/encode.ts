@@ -5,6 +5,7 @@
  * grpc-status-details-bin trailer).
  */
 import type { OtlpEncoding } from './types.ts';
+import type protobuf from 'protobufjs';
 import { getOtlpSchema } from './schema.ts';
 
 const utf8 = new TextEncoder();
@@ -14,31 +15,36 @@ export function contentTypeFor(encoding: OtlpEncoding): 'application/x-protobuf'
 }
 
 /**
- * The success response. partial_success is set only when something was
- * rejected or there is a warning to pass on (rejected 0 with a message), as
- * the spec asks; otherwise the body is the empty message.
+ * The trace receiver's success response. partial_success is set only when something was
+ * rejected or there is a warning to pass on (rejected 0 with a message), as the spec
+ * asks; otherwise the body is the empty message.
  */
 export function encodeExportResponse(
   encoding: OtlpEncoding,
   partial?: { rejectedSpans: number; errorMessage: string },
 ): Uint8Array {
-  const hasPartial = partial !== undefined && (partial.rejectedSpans > 0 || partial.errorMessage !== '');
+  const { ExportTraceServiceResponse } = getOtlpSchema();
+  return encodeResponse(encoding, ExportTraceServiceResponse, 'rejectedSpans', partial?.rejectedSpans ?? 0, partial?.errorMessage ?? '');
+}
+
+/** The logs receiver's success response (ExportLogsServiceResponse), by the same rules. */
+export function encodeLogsExportResponse(
+  encoding: OtlpEncoding,
+  partial?: { rejectedLogRecords: number; errorMessage: string },
+): Uint8Array {
+  const { ExportLogsServiceResponse } = getOtlpSchema();
+  return encodeResponse(encoding, ExportLogsServiceResponse, 'rejectedLogRecords', partial?.rejectedLogRecords ?? 0, partial?.errorMessage ?? '');
+}
+
+function encodeResponse(encoding: OtlpEncoding, type: protobuf.Type, countField: string, rejected: number, errorMessage: string): Uint8Array {
+  const hasPartial = rejected > 0 || errorMessage !== '';
   if (encoding === 'json') {
     if (!hasPartial) return utf8.encode('{}');
     // proto3 JSON writes int64 as a string.
-    return utf8.encode(
-      JSON.stringify({
-        partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage },
-      }),
-    );
+    return utf8.encode(JSON.stringify({ partialSuccess: { [countField]: String(rejected), errorMessage } }));
   }
   if (!hasPartial) return new Uint8Array(0);
-  const { ExportTraceServiceResponse } = getOtlpSchema();
-  return ExportTraceServiceResponse.encode(
-    ExportTraceServiceResponse.fromObject({
-      partialSuccess: { rejectedSpans: partial.rejectedSpans, errorMessage: partial.errorMessage },
-    }),
-  ).finish();
+  return type.encode(type.fromObject({ partialSuccess: { [countField]: rejected, errorMessage } })).finish();
 }
 
 /** A google.rpc.Status error body; `code` is a google.rpc.Code (e.g. 3 INVALID_ARGUMENT). */

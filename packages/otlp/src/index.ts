@@ -1,6 +1,6 @@
 /**
- * @aos/otlp — decoding of OTLP trace export requests (protobuf and JSON)
- * into one encoding-independent shape, per-span validation, the OTLP response
+ * @aos/otlp — decoding of OTLP trace and logs export requests (protobuf and JSON)
+ * into one encoding-independent shape, per-span and per-record validation, the OTLP response
  * bodies, and the gRPC method paths the .proto files declare.
  */
 export type {
@@ -9,6 +9,10 @@ export type {
   OtlpEncoding,
   OtlpEvent,
   OtlpLink,
+  OtlpLogRecord,
+  OtlpLogsExport,
+  OtlpResourceLogs,
+  OtlpScopeLogs,
   OtlpResourceSpans,
   OtlpScopeSpans,
   OtlpSpan,
@@ -19,10 +23,12 @@ export type {
 export { OtlpDecodeError } from './errors.ts';
 export { decodeProtobufExport } from './decode-protobuf.ts';
 export { decodeJsonExport } from './decode-json.ts';
+export { decodeProtobufLogsExport } from './decode-logs-protobuf.ts';
+export { decodeJsonLogsExport } from './decode-logs-json.ts';
 export { partitionValidSpans } from './validate.ts';
-export { decodeExport } from './decode.ts';
+export { decodeExport, decodeLogsExport } from './decode.ts';
 export { describeCuts, limitSpans, type LimitCuts, type SpanLimits } from './limits.ts';
 export { readExport, type ReadExportFailure, type ReadExportOptions, type ReadExportResult } from './read-export.ts';
-export { contentTypeFor, encodeExportResponse, encodeRetryableRpcStatus, encodeRpcStatus } from './encode.ts';
+export { logRecordEventName, partitionSpanLogRecords, type LogRecordPartition, type SpanLogRecord } from './validate-logs.ts';
+export { contentTypeFor, encodeExportResponse, encodeLogsExportResponse, encodeRetryableRpcStatus, encodeRpcStatus } from './encode.ts';
 export { grpcMethodPath } from './schema.ts';
-

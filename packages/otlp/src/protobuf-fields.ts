@@ -112,6 +112,34 @@ export const FIELDS = {
     },
   },
   ArrayValue: { name: 'ArrayValue', fields: { 1: ['values', WIRE_LEN] } },
+  ExportLogsServiceRequest: {
+    name: 'ExportLogsServiceRequest',
+    fields: { 1: ['resource_logs', WIRE_LEN] },
+  },
+  ResourceLogs: {
+    name: 'ResourceLogs',
+    fields: { 1: ['resource', WIRE_LEN], 2: ['scope_logs', WIRE_LEN], 3: ['schema_url', WIRE_LEN] },
+  },
+  ScopeLogs: {
+    name: 'ScopeLogs',
+    fields: { 1: ['scope', WIRE_LEN], 2: ['log_records', WIRE_LEN], 3: ['schema_url', WIRE_LEN] },
+  },
+  LogRecord: {
+    name: 'LogRecord',
+    fields: {
+      1: ['time_unix_nano', WIRE_I64],
+      2: ['severity_number', WIRE_VARINT],
+      3: ['severity_text', WIRE_LEN],
+      5: ['body', WIRE_LEN],
+      6: ['attributes', WIRE_LEN],
+      7: ['dropped_attributes_count', WIRE_VARINT],
+      8: ['flags', WIRE_I32],
+      9: ['trace_id', WIRE_LEN],
+      10: ['span_id', WIRE_LEN],
+      11: ['observed_time_unix_nano', WIRE_I64],
+      12: ['event_name', WIRE_LEN],
+    },
+  },
   KeyValueList: { name: 'KeyValueList', fields: { 1: ['values', WIRE_LEN] } },
 } as const satisfies Record<string, FieldTable>;
 

@@ -26,6 +26,10 @@ const FULL_NAMES: Record<keyof typeof FIELDS, string> = {
   AnyValue: 'opentelemetry.proto.common.v1.AnyValue',
   ArrayValue: 'opentelemetry.proto.common.v1.ArrayValue',
   KeyValueList: 'opentelemetry.proto.common.v1.KeyValueList',
+  ExportLogsServiceRequest: 'opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest',
+  ResourceLogs: 'opentelemetry.proto.logs.v1.ResourceLogs',
+  ScopeLogs: 'opentelemetry.proto.logs.v1.ScopeLogs',
+  LogRecord: 'opentelemetry.proto.logs.v1.LogRecord',
 };
 
 function wireTypeOf(field: protobuf.Field): number {
@@ -52,7 +56,10 @@ describe('the .proto schema', () => {
       '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
     );
     expect(() => grpcMethodPath('opentelemetry.proto.collector.trace.v1.TraceService', 'Import')).toThrow(/no method Import/);
-    expect(() => grpcMethodPath('opentelemetry.proto.collector.logs.v1.LogsService', 'Export')).toThrow();
+    expect(grpcMethodPath('opentelemetry.proto.collector.logs.v1.LogsService', 'Export')).toBe(
+      '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
+    );
+    expect(() => grpcMethodPath('opentelemetry.proto.collector.metrics.v1.MetricsService', 'Export')).toThrow();
   });
 
   for (const [key, table] of Object.entries(FIELDS)) {

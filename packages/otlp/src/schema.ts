@@ -14,6 +14,7 @@ const PROTO_DIR = fileURLToPath(new URL('./proto/', import.meta.url));
 const PROTO_FILES = [
   'opentelemetry/proto/collector/trace/v1/trace_service.proto',
   'opentelemetry/proto/trace/v1/trace.proto',
+  'opentelemetry/proto/collector/logs/v1/logs_service.proto',
   'google/rpc/status.proto',
   'google/rpc/error_details.proto',
 ];
@@ -23,6 +24,8 @@ export interface OtlpSchema {
   readonly ExportTraceServiceRequest: protobuf.Type;
   readonly ExportTraceServiceResponse: protobuf.Type;
   readonly ExportTracePartialSuccess: protobuf.Type;
+  readonly ExportLogsServiceRequest: protobuf.Type;
+  readonly ExportLogsServiceResponse: protobuf.Type;
   readonly RpcStatus: protobuf.Type;
   readonly RetryInfo: protobuf.Type;
 }
@@ -55,6 +58,8 @@ function loadSchema(): OtlpSchema {
     ExportTracePartialSuccess: root.lookupType(
       'opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess',
     ),
+    ExportLogsServiceRequest: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
+    ExportLogsServiceResponse: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
     RpcStatus: root.lookupType('google.rpc.Status'),
     RetryInfo: root.lookupType('google.rpc.RetryInfo'),
   };

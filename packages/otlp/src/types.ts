@@ -70,5 +70,37 @@ export interface OtlpTraceExport {
   resourceSpans: OtlpResourceSpans[];
 }
 
+/** One OTLP log record; ids are "" when the record was emitted outside a span. */
+export interface OtlpLogRecord {
+  timeUnixNano: string;
+  observedTimeUnixNano: string;
+  severityNumber: number;
+  severityText: string;
+  /** The payload (for GenAI events, the message as a key-value list); null when absent. */
+  body: AttributeValue;
+  attributes: Attributes;
+  /** 32 lowercase hex characters, or "". */
+  traceId: string;
+  /** 16 lowercase hex characters, or "". */
+  spanId: string;
+  /** The event name when the record is an event; "" otherwise. */
+  eventName: string;
+}
+
+export interface OtlpScopeLogs {
+  scope: { name: string; version: string };
+  logRecords: OtlpLogRecord[];
+}
+
+export interface OtlpResourceLogs {
+  resource: { attributes: Attributes };
+  scopeLogs: OtlpScopeLogs[];
+}
+
+/** The decoded form of an ExportLogsServiceRequest, from either encoding. */
+export interface OtlpLogsExport {
+  resourceLogs: OtlpResourceLogs[];
+}
+
 /** The two OTLP/HTTP encodings. */
 export type OtlpEncoding = 'protobuf' | 'json';

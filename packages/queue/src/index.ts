@@ -51,3 +51,5 @@ export {
   postponeJob,
 } from './evaluation-queue.ts';
 export type { BackfillChunkPayload, EvaluationPayload, EvaluatorRunPayload } from './evaluation-queue.ts';
+export { LOG_RECORD_QUEUE, createLogRecordQueue, logRecordPayloadSchema, parseLogRecordPayload } from './log-record-queue.ts';
+export type { LogRecordPayload } from './log-record-queue.ts';

@@ -1,6 +1,7 @@
 import type { OtlpGrpcSettings } from '@aos/config';
-import { encodeExportResponse, grpcMethodPath } from '@aos/otlp';
+import { encodeExportResponse, encodeLogsExportResponse, grpcMethodPath } from '@aos/otlp';
 import type { Logger } from '@aos/log';
+import type { LogExportPipeline } from '../pipeline/log-export.ts';
 import type { TraceExportPipeline } from '../pipeline/trace-export.ts';
 import type { OtlpGrpcService } from './export-handler.ts';
 import { startOtlpGrpcServer, type OtlpGrpcServer } from './server.ts';
@@ -8,6 +9,7 @@ import { startOtlpGrpcServer, type OtlpGrpcServer } from './server.ts';
 /** The pipelines the gRPC port hands exports to; the same ones the HTTP routes use. */
 export interface OtlpPipelines {
   traces: TraceExportPipeline;
+  logs: LogExportPipeline;
 }
 
 /**
@@ -21,14 +23,14 @@ export async function startOtlpGrpcReceiver(opts: {
   logger: Logger;
 }): Promise<OtlpGrpcServer | null> {
   if (opts.settings.port === 0) return null;
-  const { traces } = opts.pipelines;
+  const { traces, logs } = opts.pipelines;
   return startOtlpGrpcServer({
     host: opts.host,
     port: opts.settings.port,
     tls: opts.settings.tls,
     maxMessageBytes: traces.maxMessageBytes,
     retryAfterSeconds: traces.retryAfterSeconds,
-    services: [traceService(traces)],
+    services: [traceService(traces), logsService(logs)],
     logger: opts.logger,
   });
 }
@@ -37,5 +39,12 @@ function traceService(pipeline: TraceExportPipeline): OtlpGrpcService {
   return {
     path: grpcMethodPath('opentelemetry.proto.collector.trace.v1.TraceService', 'Export'),
     export: async (call) => encodeExportResponse('protobuf', (await pipeline.export(call)).partial),
+  };
+}
+
+function logsService(pipeline: LogExportPipeline): OtlpGrpcService {
+  return {
+    path: grpcMethodPath('opentelemetry.proto.collector.logs.v1.LogsService', 'Export'),
+    export: async (call) => encodeLogsExportResponse('protobuf', (await pipeline.export(call)).partial),
   };
 }

@@ -11,9 +11,9 @@ import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { createDecodePool, type DecodePool } from './decode-pool.ts';
-import { createInflightBytes, type BodyLease, type InflightBytes } from './inflight-bytes.ts';
+import { enqueueOrRefuse } from './enqueue.ts';
+import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
-import { QUEUE_TIMEOUT_MS, withTimeout } from './timeout.ts';
 
 export interface TraceExportDeps {
   auth: KeyAuthenticator;
@@ -25,6 +25,8 @@ export interface TraceExportDeps {
   maskingFindings: MaskingFindings;
   logger: Logger;
   metrics: Metrics;
+  /** The process's in-flight body budget, shared with the logs receiver. */
+  inflight: InflightBytes;
 }
 
 /** What the exporter is told on success: the spans refused one by one, if any. */
@@ -62,7 +64,7 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
   const { settings } = deps;
   const shared: SharedState = {
     backpressure: createBackpressure(deps.queue, settings.maxQueueDepth),
-    inflight: createInflightBytes(settings.maxInflightBytes),
+    inflight: deps.inflight,
     decoder: createDecodePool({ threads: settings.decodeThreads, minBytes: settings.decodeThreadMinBytes, limits: settings.limits }),
   };
   return {
@@ -98,21 +100,14 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
   const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
 
   if (result.acceptedSpans > 0) {
-    try {
-      await withTimeout(
-        deps.queue.add('batch', {
-          projectId,
-          receivedAtMs,
-          export: result.accepted,
-          ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
-          ...(maskedRules ? { maskedRules } : {}),
-        }),
-        QUEUE_TIMEOUT_MS,
-      );
-    } catch (err) {
-      deps.logger.error('enqueue failed', { projectId, spans: result.acceptedSpans, error: err });
-      throw new IngestRefusal('unavailable', 'the ingest queue is unavailable; retry later');
-    }
+    const payload = {
+      projectId,
+      receivedAtMs,
+      export: result.accepted,
+      ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
+      ...(maskedRules ? { maskedRules } : {}),
+    };
+    await enqueueOrRefuse(() => deps.queue.add('batch', payload), deps.logger, { projectId, spans: result.acceptedSpans });
   }
   deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
   deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);

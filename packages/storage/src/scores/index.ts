@@ -16,3 +16,4 @@ export {
   updateScoreConfig,
 } from './configs.ts';
 export type { ScoreConfig } from './configs.ts';
+export { TELEMETRY_SCORE_SOURCE, writeTelemetryScores } from './telemetry.ts';

@@ -1,4 +1,4 @@
-/** Spans: writing them, one span in full, search across traces, span exports, deployment ids seen in spans. */
+/** Spans: writing them, one span in full, search across traces, span exports, deployment ids seen in spans, the GenAI event log records kept for them. */
 export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './writes.ts';
 export { getSpanDetail } from './detail.ts';
 export type { SpanDetail, SpanEvent } from './detail.ts';
@@ -7,3 +7,5 @@ export { searchSpans } from './search.ts';
 export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './search.ts';
 export { listExportSpans } from './export.ts';
 export type { SpanExportCursor, SpanExportPage, SpanExportRow } from './export.ts';
+export { insertSpanLogRecords, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords } from './log-records.ts';
+export type { SpanKey } from './log-records.ts';

@@ -13,7 +13,7 @@ export const SPAN_COLUMNS = [
   'input', 'output', 'input_messages', 'output_messages', 'system_instructions', 'input_tokens', 'output_tokens', 'total_tokens', 'cached_input_tokens',
   'reasoning_tokens', 'cost', 'cost_source', 'session_id', 'user_id', 'tool_name',
   'tool_arguments', 'tool_call_id', 'time_to_first_token_ms', 'attributes', 'attribute_refs', 'resource_attributes',
-  'events', 'links', 'quality_flags', 'masked_rules', 'dimensions', 'ingested_at',
+  'events', 'links', 'quality_flags', 'masked_rules', 'dimensions', 'log_record_fields', 'ingested_at',
 ] as const satisfies readonly (keyof SpanRow)[];
 
 // Every SpanRow field must be a column: this fails to compile when one is missing.

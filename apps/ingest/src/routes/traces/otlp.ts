@@ -1,10 +1,25 @@
 import { Hono, type Context } from 'hono';
-import { contentTypeFor, encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '@aos/otlp';
+import { contentTypeFor, encodeExportResponse, encodeLogsExportResponse, encodeRpcStatus, type OtlpEncoding } from '@aos/otlp';
 import { API_KEY_HEADER, ApiError } from '@aos/http';
 import { BodyError, readBody } from '../../body.ts';
 import { IngestRefusal, type RefusalReason } from '../../pipeline/refusal.ts';
+import type { ExportCall } from '../../pipeline/admission.ts';
+import type { LogExportPipeline } from '../../pipeline/log-export.ts';
 import type { TraceExportPipeline } from '../../pipeline/trace-export.ts';
 import type { BodyLease } from '../../pipeline/inflight-bytes.ts';
+
+/** The pipelines behind the OTLP/HTTP paths, one per signal. */
+export interface OtlpHttpPipelines {
+  traces: TraceExportPipeline;
+  logs: LogExportPipeline;
+}
+
+/** One signal's receiver: its limits, and its export answered as encoded response bytes. */
+interface SignalReceiver {
+  maxMessageBytes: number;
+  retryAfterSeconds: number;
+  exportAndEncode(call: ExportCall, encoding: OtlpEncoding): Promise<Uint8Array>;
+}
 
 /** gRPC status codes used in google.rpc.Status bodies. */
 const GRPC = { CANCELLED: 1, INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
@@ -22,30 +37,43 @@ const REFUSAL_STATUS: Record<RefusalReason, { status: number; grpcCode: number; 
   aborted: { status: 408, grpcCode: GRPC.CANCELLED },
 };
 
-/** The OTLP/HTTP trace receiver; answers in the protocol's own shapes, never the API envelope. */
-export function otlpRoutes(pipeline: TraceExportPipeline) {
+/** The OTLP/HTTP trace and logs receivers; they answer in the protocol's own shapes, never the API envelope. */
+export function otlpRoutes({ traces, logs }: OtlpHttpPipelines) {
   const app = new Hono();
-  const handler = (c: Context) => receive(c, pipeline);
-  app.post('/', handler);
+  const traceReceiver: SignalReceiver = {
+    ...limitsOf(traces),
+    exportAndEncode: async (call, encoding) => encodeExportResponse(encoding, (await traces.export(call)).partial),
+  };
+  const logReceiver: SignalReceiver = {
+    ...limitsOf(logs),
+    exportAndEncode: async (call, encoding) => encodeLogsExportResponse(encoding, (await logs.export(call)).partial),
+  };
+  app.post('/', (c) => receive(c, traceReceiver));
   // Stock exporters given a base endpoint append the signal path.
-  app.post('/v1/traces', handler);
+  app.post('/v1/traces', (c) => receive(c, traceReceiver));
+  app.post('/v1/logs', (c) => receive(c, logReceiver));
   // Anything else on these paths is a wrong method, not a trace id to look up.
   app.all('/', methodNotAllowed);
   app.all('/v1/traces', methodNotAllowed);
+  app.all('/v1/logs', methodNotAllowed);
   return app;
 }
 
-function methodNotAllowed(c: Context): never {
-  throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: OTLP exporters POST spans`, [], { allow: 'POST' });
+function limitsOf(pipeline: { maxMessageBytes: number; retryAfterSeconds: number }) {
+  return { maxMessageBytes: pipeline.maxMessageBytes, retryAfterSeconds: pipeline.retryAfterSeconds };
 }
 
-async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Response> {
+function methodNotAllowed(c: Context): never {
+  throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: OTLP exporters POST spans and log records`, [], { allow: 'POST' });
+}
+
+async function receive(c: Context, pipeline: SignalReceiver): Promise<Response> {
   const contentType = c.req.header('content-type');
   const encoding = encodingOf(contentType);
   const answerEncoding: OtlpEncoding = encoding ?? 'json';
   let bodyRead = false;
   try {
-    const result = await pipeline.export({
+    const call: ExportCall = {
       apiKey: c.req.header(API_KEY_HEADER),
       encoding:
         encoding ??
@@ -58,8 +86,8 @@ async function receive(c: Context, pipeline: TraceExportPipeline): Promise<Respo
         bodyRead = true;
         return message;
       },
-    });
-    return otlpResponse(200, answerEncoding, encodeExportResponse(answerEncoding, result.partial));
+    };
+    return otlpResponse(200, answerEncoding, await pipeline.exportAndEncode(call, answerEncoding));
   } catch (err) {
     if (!(err instanceof IngestRefusal)) throw err;
     const { status, grpcCode, retry } = REFUSAL_STATUS[err.reason];

@@ -3,7 +3,7 @@ import { jsonSchemaOf } from '../json-schema.ts';
 import type { Answer, Operation } from '../operation.ts';
 
 /**
- * The OTLP/HTTP trace receiver, served by the ingest app and the all-in-one process. It
+ * The OTLP/HTTP trace and logs receivers, served by the ingest app and the all-in-one process. It
  * speaks OTLP's own shapes (docs/architecture.md, "What ingest does with a request"): the
  * bodies are opentelemetry.proto messages in protobuf or OTLP/JSON, errors a google.rpc.Status.
  */
@@ -39,6 +39,35 @@ export const exportTraceServiceResponse = v.object({
   ),
 });
 
+/** OTLP/JSON ExportLogsServiceRequest, down to the records (only GenAI events inside a span are kept). */
+export const exportLogsServiceRequest = v.looseObject({
+  resourceLogs: v.array(
+    v.looseObject({
+      resource: v.optional(v.looseObject({ attributes: v.optional(v.array(v.looseObject({ key: v.string() }))) })),
+      scopeLogs: v.array(
+        v.looseObject({
+          scope: v.optional(v.looseObject({ name: v.optional(v.string()) })),
+          logRecords: v.array(
+            v.looseObject({
+              traceId: v.optional(v.pipe(v.string(), v.description('32 hex characters: the span the event belongs to'))),
+              spanId: v.optional(v.pipe(v.string(), v.description('16 hex characters'))),
+              eventName: v.optional(v.pipe(v.string(), v.description('gen_ai.user.message, gen_ai.choice, gen_ai.evaluation.result, …'))),
+              timeUnixNano: v.optional(v.union([v.string(), v.number()])),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** Records that were not kept are counted, with the reasons; the others were kept. */
+export const exportLogsServiceResponse = v.object({
+  partialSuccess: v.optional(
+    v.object({ rejectedLogRecords: v.optional(v.union([v.string(), v.number()])), errorMessage: v.optional(v.string()) }),
+  ),
+});
+
 export const rpcStatus = v.object({
   code: v.pipe(v.number(), v.integer(), v.description('gRPC status code')),
   message: v.string(),
@@ -51,7 +80,26 @@ function otlp(description: string, json: v.GenericSchema, headers?: Answer['head
 
 const refusal = (description: string) => otlp(`${description} (google.rpc.Status in the request's encoding)`, rpcStatus);
 
-function receiver(path: string, summary: string): Operation {
+/** What one signal's receiver takes and answers on success. */
+interface Signal {
+  request: v.GenericSchema;
+  response: v.GenericSchema;
+  accepted: string;
+}
+
+const TRACES: Signal = {
+  request: exportTraceServiceRequest,
+  response: exportTraceServiceResponse,
+  accepted: 'Accepted: ExportTraceServiceResponse, with partialSuccess when some spans were refused',
+};
+
+const LOGS: Signal = {
+  request: exportLogsServiceRequest,
+  response: exportLogsServiceResponse,
+  accepted: 'Accepted: ExportLogsServiceResponse, with partialSuccess when some records were refused (outside a span, or not GenAI events)',
+};
+
+function receiver(path: string, summary: string, signal: Signal = TRACES): Operation {
   return {
     method: 'post',
     path,
@@ -59,9 +107,9 @@ function receiver(path: string, summary: string): Operation {
     description:
       'Send the key as the x-api-key header. Content-Type application/x-protobuf or application/json, each with or without Content-Encoding: gzip. The answer is in the request\'s encoding, once the batch is in the queue.',
     scope: 'ingest',
-    requestContent: { 'application/x-protobuf': protobuf, 'application/json': { schema: jsonSchemaOf(exportTraceServiceRequest) } },
+    requestContent: { 'application/x-protobuf': protobuf, 'application/json': { schema: jsonSchemaOf(signal.request) } },
     responses: {
-      200: otlp('Accepted: ExportTraceServiceResponse, with partialSuccess when some spans were refused', exportTraceServiceResponse),
+      200: otlp(signal.accepted, signal.response),
       400: refusal('Undecodable body; the message says where'),
       401: refusal('Missing, unknown or revoked key'),
       403: refusal('Key without the ingest scope'),
@@ -78,4 +126,5 @@ function receiver(path: string, summary: string): Operation {
 export const ingestOperations: Operation[] = [
   receiver('/api/v1/traces/otlp', 'OTLP/HTTP traces'),
   receiver('/api/v1/traces/otlp/v1/traces', 'OTLP/HTTP traces, for exporters given a base endpoint (they append /v1/traces)'),
+  receiver('/api/v1/traces/otlp/v1/logs', 'OTLP/HTTP logs: GenAI events of spans, joined to them; evaluation results as scores', LOGS),
 ];

@@ -46,6 +46,10 @@ DELETE FROM scores WHERE project_id = {projectId:String} AND trace_id IN (SELECT
 SELECT 1 FROM trace_flags WHERE project_id = {projectId:String} AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff:DateTime64(3)}) LIMIT 1;
 DELETE FROM trace_flags WHERE project_id = {projectId:String} AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff:DateTime64(3)});
 
+-- span_log_records
+SELECT 1 FROM span_log_records WHERE project_id = {projectId:String} AND received_at < {cutoff:DateTime64(3)} LIMIT 1;
+DELETE FROM span_log_records WHERE project_id = {projectId:String} AND received_at < {cutoff:DateTime64(3)};
+
 -- spans
 SELECT 1 FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff:DateTime64(3)} LIMIT 1;
 DELETE FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff:DateTime64(3)};

@@ -1,0 +1,91 @@
+import type { Queue } from 'bullmq';
+import { OtlpDecodeError, decodeLogsExport, partitionSpanLogRecords } from '@aos/otlp';
+import { isSpanLogEvent } from '@aos/domain';
+import type { KeyAuthenticator } from '@aos/http';
+import type { LogRecordPayload } from '@aos/queue';
+import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
+import type { IngestSettings } from '@aos/config';
+import { createBackpressure, type Backpressure } from '../backpressure.ts';
+import type { MaskingFindings } from '../masking-findings.ts';
+import type { ProjectSettingsSource } from '../project-settings.ts';
+import { admit, type ExportCall } from './admission.ts';
+import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
+import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
+import { IngestRefusal } from './refusal.ts';
+import { maskLogRecords } from './log-masking.ts';
+
+export interface LogExportDeps {
+  auth: KeyAuthenticator;
+  queue: Queue<LogRecordPayload>;
+  settings: IngestSettings;
+  projectSettings: ProjectSettingsSource;
+  maskingFindings: MaskingFindings;
+  logger: Logger;
+  metrics: Metrics;
+  /** The process's in-flight body budget, shared with the trace receiver. */
+  inflight: InflightBytes;
+}
+
+/** What the exporter is told on success: the records refused, if any, with the reasons. */
+export interface LogExportResult {
+  partial?: { rejectedLogRecords: number; errorMessage: string };
+}
+
+/** The logs receiver behind both transports, with the trace receiver's checks and limits. */
+export interface LogExportPipeline {
+  /**
+   * Admits, reads, decodes and masks one ExportLogsServiceRequest and resolves once its
+   * GenAI event records are in Redis. Records outside a span, and records that are not
+   * GenAI message or evaluation events, are refused one by one. Throws IngestRefusal.
+   */
+  export(call: ExportCall): Promise<LogExportResult>;
+  maxMessageBytes: number;
+  retryAfterSeconds: number;
+}
+
+/** The signal this pipeline's items are counted under. */
+const SIGNAL = 'logs';
+
+/** One per process; its high-water mark is the log record queue's own depth. */
+export function createLogExportPipeline(deps: LogExportDeps): LogExportPipeline {
+  const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
+  return {
+    export: async (call) => {
+      const lease = deps.inflight.lease();
+      try {
+        return await exportLogs(deps, backpressure, call, lease);
+      } catch (err) {
+        if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
+        if (err instanceof IngestRefusal && err.reason === 'aborted') deps.logger.info('client aborted the export', { reason: err.message });
+        throw err;
+      } finally {
+        lease.release();
+      }
+    },
+    maxMessageBytes: deps.settings.maxBodyBytes,
+    retryAfterSeconds: deps.settings.retryAfterSeconds,
+  };
+}
+
+// Log bodies carry GenAI message texts only (no 100k-attribute spans), so they are decoded
+// on the event loop; the in-flight budget and the body limit bound them like trace bodies.
+async function exportLogs(deps: LogExportDeps, backpressure: Backpressure, call: ExportCall, lease: BodyLease): Promise<LogExportResult> {
+  const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure }, call);
+  const body = await call.readMessage(lease);
+  deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
+  const decoded = decodeOrRefuse(() => decodeLogsExport(body, encoding), (err) => err instanceof OtlpDecodeError);
+  const result = partitionSpanLogRecords(decoded, isSpanLogEvent);
+  if (projectSettings.masking) {
+    const masking = maskLogRecords(result.accepted, projectSettings.masking);
+    if (masking.outputHits.length > 0) deps.maskingFindings.record(projectId, masking.outputHits);
+    deps.metrics.ingestMasked.inc({ signal: SIGNAL }, masking.maskedRecords);
+  }
+  if (result.accepted.length > 0) {
+    const payload: LogRecordPayload = { projectId, receivedAtMs: Date.now(), records: result.accepted };
+    await enqueueOrRefuse(() => deps.queue.add('records', payload), deps.logger, { projectId, logRecords: result.accepted.length });
+  }
+  deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.accepted.length);
+  deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejected);
+  return result.rejected > 0 ? { partial: { rejectedLogRecords: result.rejected, errorMessage: result.errorMessage } } : {};
+}
