@@ -169,7 +169,7 @@ const BODY_READS = ['/trace-monitors/preview', '/trace-masking/test'];
 let svc: TestService;
 
 beforeAll(async () => {
-  svc = await startTestService({ QUERY_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS), RATE_LIMIT_KEY_RPS: '0', RATE_LIMIT_PROJECT_RPS: '0' });
+  svc = await startTestService({ QUERY_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) });
   const sent = await fetch(`${svc.url}/api/v1/traces/otlp`, {
     method: 'POST',
     headers: { 'x-api-key': svc.key, 'content-type': 'application/x-protobuf' },

@@ -43,6 +43,11 @@ export async function startTestService(
     OTLP_GRPC_PORT: options.grpc ? String(await findFreePort()) : '0',
     WRITER_BATCH_MAX_WAIT_MS: '20',
     LOG_LEVEL: 'error',
+    // Tests send requests as fast as the machine runs them: on a quiet machine one key passes
+    // the default 50 a second, and a 429 would fail a test about something else. The limits
+    // have tests of their own (test/service/read-guards.test.ts), which set them.
+    RATE_LIMIT_KEY_RPS: '0',
+    RATE_LIMIT_PROJECT_RPS: '0',
     ...overrides,
   };
   // TEST_LOG=1 prints the service's errors: the cause behind a 500 a test ran into.
