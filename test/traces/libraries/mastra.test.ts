@@ -8,6 +8,8 @@ import { Observability } from '@mastra/observability';
 import { OtelExporter } from '@mastra/otel-exporter';
 import { z } from 'zod';
 import type { SpanDetail } from '../../support/api-types.ts';
+import { parseExposition, sampleValue } from '../../support/prometheus.ts';
+import { eventually } from '../../support/service.ts';
 import { ANSWER, CALL_COST, MISSING_MODEL, MODEL, QUESTION, TOOL_CALL, TOOL_RESULT, WEATHER_ANSWER, WEATHER_QUESTION, startLibraryHarness, type LibraryHarness } from '../../support/libraries.ts';
 
 // Mastra 1.x agents on an AI SDK OpenAI chat model pointed at the fake endpoint, traced by
@@ -26,9 +28,8 @@ beforeAll(async () => {
     execute: async () => TOOL_RESULT,
   });
   const exporter = new OtelExporter({
+    // Its logs go to the same base with /v1/logs: the service's logs endpoint.
     provider: { custom: { endpoint: `${h.svc.url}/api/v1/traces/otlp/v1/traces`, headers: { 'x-api-key': h.svc.key }, protocol: 'http/protobuf' } },
-    // Its log records (one per span) would go to the logs endpoint this service does not have yet.
-    signals: { logs: false },
   });
   mastra = new Mastra({
     logger: false,
@@ -106,5 +107,21 @@ describe('Mastra', () => {
     expect(ofType(spans, 'agent_run')[0]).toMatchObject({ type: 'agent', input: QUESTION, status: 'error', statusMessage: expect.stringContaining('does not exist') });
     // Mastra marks the inference span OK with finish reason `error`: read as the error it is.
     expect(ofType(spans, 'model_inference')[0]).toMatchObject({ type: 'llm', model: MISSING_MODEL, status: 'error' });
+    // Mastra's log records are its logger's (a storage warning at start, then "Upstream LLM API
+    // error" with this trace), not GenAI events: the logs endpoint takes the exports and
+    // refuses those records one by one (partial success), so nothing joins a span.
+    const logs = await eventually(
+      async () => {
+        await observability.flush();
+        const samples = parseExposition(await (await fetch(`${h.svc.url}/metrics`)).text());
+        const counts = { rejected: sampleValue(samples, 'aos_ingest_rejected_items_total', { signal: 'logs' }) ?? 0, accepted: sampleValue(samples, 'aos_ingest_accepted_items_total', { signal: 'logs' }) ?? 0 };
+        return counts.rejected >= 2 ? counts : undefined;
+      },
+      20_000,
+      "Mastra's log records at the logs endpoint",
+    );
+    expect(logs.accepted).toBe(0);
+    const [run] = ofType(await spansOf(traceId, 4), 'agent_run');
+    expect([run!.output, run!.outputMessages]).toEqual(['', []]);
   });
 });

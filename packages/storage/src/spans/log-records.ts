@@ -13,21 +13,40 @@ export interface SpanKey {
 }
 
 /**
- * Stores a batch of GenAI event log records for their spans. A record's key is a digest of
- * all it carries, so a replayed batch (or the same record exported twice) collapses into
- * the rows already there.
+ * Stores one export's GenAI event log records for their spans. A replayed export (or the
+ * same record exported twice in the same place) collapses into the rows already there.
  */
 export async function insertSpanLogRecords(storage: Storage, projectId: string, receivedAtMs: number, records: readonly SpanLogRecord[]): Promise<void> {
   if (records.length === 0) return;
   const receivedAt = msToDateTimeParam(receivedAtMs);
+  const ids = logRecordIds(records);
   let body = '';
-  for (const r of records) {
-    const attributes = JSON.stringify(r.attributes);
-    const recordBody = JSON.stringify(r.body);
-    const recordId = createHash('sha256').update([r.traceId, r.spanId, r.timeUnixNano, r.eventName, attributes, recordBody].join('\u0000')).digest('hex').slice(0, 32);
-    body += `${JSON.stringify([projectId, r.traceId, r.spanId, recordId, r.timeUnixNano, r.eventName, attributes, recordBody, receivedAt])}\n`;
-  }
+  records.forEach((r, i) => {
+    body += `${JSON.stringify([projectId, r.traceId, r.spanId, ids[i], r.timeUnixNano, r.eventName, JSON.stringify(r.attributes), JSON.stringify(r.body), receivedAt])}\n`;
+  });
   await storage.insertRows('span_log_records', RECORD_COLUMNS, 'JSONCompactEachRow', body, 'spans.log-records.write');
+}
+
+/**
+ * The stored key of each record of one export: its place among its span's records in the
+ * export, then a digest of all it carries. Reads order a span's records by time, then by
+ * this key, so records with the same time stay in the order they were sent: the OpenAI
+ * instrumentation stamps every message of a call with one millisecond, and a conversation
+ * read back as user, tool, assistant would be wrong. A replay of the export gives the same
+ * keys and collapses into the rows already there.
+ */
+export function logRecordIds(records: readonly SpanLogRecord[]): string[] {
+  const placeInSpan = new Map<string, number>();
+  return records.map((r) => {
+    const key = spanKey(r.traceId, r.spanId);
+    const place = placeInSpan.get(key) ?? 0;
+    placeInSpan.set(key, place + 1);
+    const digest = createHash('sha256')
+      .update([r.traceId, r.spanId, r.timeUnixNano, r.eventName, JSON.stringify(r.attributes), JSON.stringify(r.body)].join('\u0000'))
+      .digest('hex')
+      .slice(0, 32);
+    return `${place.toString(16).padStart(8, '0')}-${digest}`;
+  });
 }
 
 const RECORD_COLUMNS = ['project_id', 'trace_id', 'span_id', 'record_id', 'time_unix_nano', 'event_name', 'attributes', 'body', 'received_at'] as const;
