@@ -8,6 +8,7 @@ import { createApiKey } from '@aos/storage';
 import { otlpExporter, tracerProvider } from './support/otel.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 import { readJson, type ErrorBody, type Finding, type MaskingPolicyBody, type MaskingTestBody, type Page, type SpanDetail, type TraceDetail, type TraceSummary } from './support/api-types.ts';
+import { watchRedisCommands } from './support/redis-monitor.ts';
 
 let svc: TestService;
 let otherKey: string;
@@ -123,10 +124,8 @@ describe('masking policy', () => {
     expect((await readJson<MaskingPolicyBody>(saved)).updatedAt).not.toBeNull();
 
     // Every command Redis receives while the trace goes through the queue.
-    const monitorClient = new Redis(inject('redisUrl'));
-    const monitor = await monitorClient.monitor();
-    const commands: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => commands.push(args.join(' ')));
+    const watch = await watchRedisCommands();
+    const commands = watch.commands;
 
     const traceId = await sendTrace((tracer) => {
       const root = tracer.startSpan('agent', {
@@ -142,8 +141,7 @@ describe('masking policy', () => {
       root.end();
       return root.spanContext().traceId;
     });
-    monitor.disconnect();
-    monitorClient.disconnect();
+    watch.stop();
 
     const queued = commands.join('\n');
     expect(queued).toContain('masking-test'); // the monitor did see the batch

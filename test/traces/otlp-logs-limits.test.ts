@@ -1,9 +1,10 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { LOG_RECORD_QUEUE, createRedisConnection } from '@aos/queue';
 import type { SpanDetail } from '../support/api-types.ts';
+import { watchRedisCommands } from '../support/redis-monitor.ts';
 import { eventually, jsonCall, startTestService, type TestService } from '../support/service.ts';
 
 // The logs receiver under the trace receiver's limits: body size, gzip, the queue's
@@ -75,10 +76,8 @@ describe('OTLP logs limits', () => {
       body: JSON.stringify({ rules: [{ name: 'emails', detector: 'email', replacement: { style: 'fixed', text: '<email>' } }] }),
     });
     expect(saved.status).toBe(200);
-    const monitorClient = new Redis(inject('redisUrl'));
-    const monitor = await monitorClient.monitor();
-    const commands: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => commands.push(args.join(' ')));
+    const watch = await watchRedisCommands();
+    const commands = watch.commands;
     const traceId = hex(3, 32);
     // The policy reaches ingest through its settings cache: retry until a record comes out masked.
     const span = await eventually(async () => {
@@ -87,8 +86,7 @@ describe('OTLP logs limits', () => {
       const detail = await sendSpanAndRead(traceId, spanId, (s) => s.input !== null && s.input !== '');
       return detail.input === 'Mail me at <email>' ? detail : undefined;
     });
-    monitor.disconnect();
-    monitorClient.disconnect();
+    watch.stop();
     expect(span.inputMessages).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Mail me at <email>' }] }]);
     // The record of the attempt that came out masked, as it was queued.
     const queued = commands.filter((c) => c.includes('Mail me at') && c.includes(span.spanId)).join('\n');
