@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, type ScoreNameSummary } from '@aos/storage';
-import { readJson } from './support/api-types.ts';
+import { createApiKey, type ScoreConfig, type ScoreNameSummary } from '@aos/storage';
+import { readJson, type ErrorBody, type Page, type ScoreRecord, type TraceListItem } from './support/api-types.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -43,7 +43,7 @@ function post(scores: unknown[], key = keys.a!) {
 async function list(query: string, key = keys.a!) {
   const res = await svc.api(`/api/v1/trace-scores?${query}`, { key });
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as any).data as any[];
+  return (await readJson<Page<ScoreRecord>>(res)).data;
 }
 
 beforeAll(async () => {
@@ -69,14 +69,14 @@ describe('POST /trace-scores', () => {
       { sessionId: SESSION, name: 'csat', stringValue: 'happy', source: 'end_user' },
     ]);
     expect(res.status, await res.clone().text()).toBe(200);
-    const { scores } = (await res.json()) as any;
+    const { scores } = await readJson<{ scores: ScoreRecord[] }>(res);
     expect(scores).toHaveLength(3);
-    expect(scores.every((s: any) => typeof s.id === 'string' && s.id.startsWith('sc_'))).toBe(true);
-    expect(scores.map((s: any) => s.dataType)).toEqual(['numeric', 'boolean', 'categorical']);
+    expect(scores.every((s) => typeof s.id === 'string' && s.id.startsWith('sc_'))).toBe(true);
+    expect(scores.map((s) => s.dataType)).toEqual(['numeric', 'boolean', 'categorical']);
     const onTrace = await list(`traceId=${TRACE}`);
     expect(onTrace.map((s) => s.name).sort()).toEqual(['helpfulness', 'tool_ok']);
-    expect(onTrace.find((s) => s.name === 'tool_ok').spanId).toBe(SPAN);
-    expect(onTrace.find((s) => s.name === 'tool_ok').value).toBe(true);
+    expect(onTrace.find((s) => s.name === 'tool_ok')?.spanId).toBe(SPAN);
+    expect(onTrace.find((s) => s.name === 'tool_ok')?.value).toBe(true);
     const onSession = await list(`sessionId=${SESSION}`);
     expect(onSession.map((s) => [s.name, s.stringValue, s.source])).toEqual([['csat', 'happy', 'end_user']]);
   });
@@ -86,12 +86,12 @@ describe('POST /trace-scores', () => {
     scores[57] = { traceId: TRACE, name: 'batch-57', value: 1, stringValue: 'both' } as never;
     const res = await post(scores);
     expect(res.status).toBe(400);
-    const error = ((await res.json()) as any).error;
+    const { error } = await readJson<ErrorBody>(res);
     expect(error.details).toEqual([{ field: 'scores[57]', message: expect.stringMatching(/exactly one of value/) }]);
     expect((await list(`traceId=${TRACE}&limit=500`)).filter((s) => s.name.startsWith('batch-'))).toEqual([]);
     const neither = await post([{ traceId: TRACE, name: 'batch-neither' }]);
     expect(neither.status).toBe(400);
-    expect(((await neither.json()) as any).error.details).toEqual([{ field: 'scores[0]', message: expect.stringMatching(/exactly one of value/) }]);
+    expect((await readJson<ErrorBody>(neither)).error.details).toEqual([{ field: 'scores[0]', message: expect.stringMatching(/exactly one of value/) }]);
     const tooMany = await post(Array.from({ length: 101 }, () => ({ traceId: TRACE, name: 'x', value: 1 })));
     expect(tooMany.status).toBe(400);
     expect((await post([])).status).toBe(400);
@@ -105,7 +105,7 @@ describe('POST /trace-scores', () => {
       { traceId: PENDING_TRACE, name: 'x', value: 1, deploymentId: 999 },
     ]);
     expect(res.status).toBe(422);
-    const messages = (((await res.json()) as any).error.details as any[]).map((d) => d.message);
+    const messages = (await readJson<ErrorBody>(res)).error.details.map((d) => d.message);
     expect(messages[0]).toMatch(/not found.*deploymentId/);
     expect(messages[1]).toMatch(/span ffffffffffffffff not found/);
     expect(messages[2]).toMatch(/session no-such-session not found/);
@@ -124,10 +124,10 @@ describe('POST /trace-scores', () => {
   });
 
   it('adds or updates by externalId, and concurrent writes of one externalId end as one score', async () => {
-    const first = (await (await post([{ traceId: TRACE, name: 'judge', value: 1, externalId: 'ext-1' }])).json()) as any;
-    const second = (await (await post([{ traceId: TRACE, name: 'judge', value: 2, externalId: 'ext-1' }])).json()) as any;
-    expect(second.scores[0].id).toBe(first.scores[0].id);
-    expect(second.scores[0].createdAt).toBe(first.scores[0].createdAt);
+    const first = await readJson<{ scores: ScoreRecord[] }>(await post([{ traceId: TRACE, name: 'judge', value: 1, externalId: 'ext-1' }]));
+    const second = await readJson<{ scores: ScoreRecord[] }>(await post([{ traceId: TRACE, name: 'judge', value: 2, externalId: 'ext-1' }]));
+    expect(second.scores[0]?.id).toBe(first.scores[0]?.id);
+    expect(second.scores[0]?.createdAt).toBe(first.scores[0]?.createdAt);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => post([{ traceId: TRACE, name: 'race', value: i, externalId: 'ext-race' }])),
     );
@@ -141,7 +141,7 @@ describe('POST /trace-scores', () => {
       { traceId: TRACE, name: 'dup', value: 2, externalId: 'ext-2' },
     ]);
     expect(twice.status).toBe(400);
-    expect(((await twice.json()) as any).error.details).toEqual([{ field: 'scores[1]', message: 'scores[0] already writes this score (same id or externalId)' }]);
+    expect((await readJson<ErrorBody>(twice)).error.details).toEqual([{ field: 'scores[1]', message: 'scores[0] already writes this score (same id or externalId)' }]);
   });
 
   it('validates the body shape with 400 naming the field', async () => {
@@ -154,26 +154,26 @@ describe('POST /trace-scores', () => {
     ] as const) {
       const res = await post(scores as unknown as unknown[]);
       expect(res.status, JSON.stringify(scores)).toBe(400);
-      expect(JSON.stringify(((await res.json()) as any).error.details)).toContain(field);
+      expect(JSON.stringify((await readJson<ErrorBody>(res)).error.details)).toContain(field);
     }
   });
 });
 
 describe('ownership and isolation', () => {
   it('lets only the owner change or remove a score', async () => {
-    const { scores } = (await (await post([{ traceId: TRACE, name: 'owned', value: 1 }], keys.a)).json()) as any;
-    const id = scores[0].id;
+    const { scores } = await readJson<{ scores: ScoreRecord[] }>(await post([{ traceId: TRACE, name: 'owned', value: 1 }], keys.a));
+    const id = scores[0]!.id;
     const patchAs = (key: string, body: unknown) =>
       svc.api(`/api/v1/trace-scores/${id}`, { method: 'PATCH', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await patchAs(keys.b!, { value: 5 })).status).toBe(403);
     expect((await svc.api(`/api/v1/trace-scores/${id}`, { method: 'DELETE', key: keys.b! })).status).toBe(403);
     const viaPost = await post([{ id, name: 'owned', value: 9 }], keys.b);
     expect(viaPost.status).toBe(422);
-    expect(JSON.stringify(((await viaPost.json()) as any).error.details)).toMatch(/another API key/);
+    expect(JSON.stringify((await readJson<ErrorBody>(viaPost)).error.details)).toMatch(/another API key/);
     expect((await patchAs(keys.readOnly!, { value: 5 })).status).toBe(403);
     const patched = await patchAs(keys.a!, { value: 0.5, comment: 'revised' });
     expect(patched.status).toBe(200);
-    expect(((await patched.json()) as any).value).toBe(0.5);
+    expect((await readJson<ScoreRecord>(patched)).value).toBe(0.5);
     expect((await patchAs(keys.a!, {})).status).toBe(400);
     // Another project's key does not even see it.
     expect((await patchAs(keys.other!, { value: 1 })).status).toBe(404);
@@ -192,8 +192,8 @@ describe('ownership and isolation', () => {
     let cursor: string | null = null;
     do {
       const res = await svc.api(`/api/v1/trace-scores?traceId=${TRACE}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: keys.a! });
-      const body = (await res.json()) as any;
-      paged.push(...body.data.map((s: any) => s.id));
+      const body = await readJson<Page<ScoreRecord>>(res);
+      paged.push(...body.data.map((s) => s.id));
       cursor = body.nextCursor;
     } while (cursor);
     expect(paged).toEqual(all.map((s) => s.id));
@@ -216,15 +216,15 @@ describe('GET /trace-scores/summary', () => {
       { traceId: trace, name: 'mood', stringValue: 'sad' },
     ]);
     expect(res.status).toBe(200);
-    const body = (await (await svc.api(`/api/v1/trace-scores/summary?traceId=${trace}`, { key: keys.a! })).json()) as any;
-    const byName = Object.fromEntries(body.data.map((s: any) => [s.name, s]));
+    const body = await readJson<{ data: ScoreNameSummary[] }>(await svc.api(`/api/v1/trace-scores/summary?traceId=${trace}`, { key: keys.a! }));
+    const byName = Object.fromEntries(body.data.map((s) => [s.name, s]));
     expect(byName.quality).toMatchObject({ count: 3, mean: 0.5, min: 0, max: 1 });
-    expect(byName.passed.count).toBe(3);
-    expect(byName.passed.mean).toBeCloseTo(2 / 3, 10);
+    expect(byName.passed?.count).toBe(3);
+    expect(byName.passed?.mean).toBeCloseTo(2 / 3, 10);
     expect(byName.mood).toMatchObject({ count: 3, mean: null, labels: { happy: 2, sad: 1 } });
     // The same over a trace filter window that holds this trace (and the others).
-    const windowed = (await (await svc.api('/api/v1/trace-scores/summary?startTime=' + new Date(Date.now() - 3_600_000).toISOString(), { key: keys.a! })).json()) as any;
-    expect(windowed.data.find((s: any) => s.name === 'mood')).toMatchObject({ count: 3, labels: { happy: 2, sad: 1 } });
+    const windowed = await readJson<{ data: ScoreNameSummary[] }>(await svc.api('/api/v1/trace-scores/summary?startTime=' + new Date(Date.now() - 3_600_000).toISOString(), { key: keys.a! }));
+    expect(windowed.data.find((s) => s.name === 'mood')).toMatchObject({ count: 3, labels: { happy: 2, sad: 1 } });
     expect((await svc.api(`/api/v1/trace-scores/summary?traceId=${trace}&startTime=2026-01-01T00:00:00Z`, { key: keys.a! })).status).toBe(400);
     // Trace-level filters (aggregated columns) apply to the summary's trace filter too.
     const ok = await svc.api('/api/v1/trace-scores/summary?status=unset&query=' + encodeURIComponent('spans >= 1'), { key: keys.a! });
@@ -236,7 +236,7 @@ describe('GET /trace-scores/summary', () => {
     const traces = async (query: string) => {
       const res = await svc.api(`/api/v1/traces?${query}`, { key: keys.a! });
       expect(res.status, await res.clone().text()).toBe(200);
-      return (((await res.json()) as any).data as any[]).map((t) => t.traceId);
+      return (await readJson<Page<TraceListItem>>(res)).data.map((t) => t.traceId);
     };
     const trace = '8a'.repeat(16);
     expect(await traces('scoreName=quality')).toEqual([trace]);
@@ -254,7 +254,7 @@ describe('GET /trace-scores/summary', () => {
     ]) {
       const res = await svc.api(`/api/v1/traces?${query}`, { key: keys.a! });
       expect(res.status, query).toBe(400);
-      expect(JSON.stringify(((await res.json()) as any).error)).toContain(field);
+      expect(JSON.stringify((await readJson<ErrorBody>(res)).error)).toContain(field);
     }
   });
 });
@@ -263,7 +263,7 @@ describe('scores against score configs', () => {
   async function config(body: unknown) {
     const res = await svc.api('/api/v1/score-configs', { method: 'POST', key: keys.a!, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status, await res.clone().text()).toBe(201);
-    return (await res.json()) as any;
+    return readJson<ScoreConfig>(res);
   }
 
   it('validates scores of a configured name and links them to the config', async () => {
@@ -277,7 +277,7 @@ describe('scores against score configs', () => {
       { traceId: TRACE, name: 'cfg-accuracy', stringValue: 'high' },
     ]);
     expect(bad.status).toBe(422);
-    const details = ((await bad.json()) as any).error.details as any[];
+    const details = (await readJson<ErrorBody>(bad)).error.details;
     expect(details.map((d) => d.field)).toEqual(['scores[0]', 'scores[1]', 'scores[2]', 'scores[3]']);
     expect(details.every((d) => /does not fit score config/.test(d.message))).toBe(true);
     const good = await post([
@@ -286,9 +286,9 @@ describe('scores against score configs', () => {
       { traceId: TRACE, name: 'cfg-flag', value: false },
     ]);
     expect(good.status, await good.clone().text()).toBe(200);
-    expect(((await good.json()) as any).scores[0].configId).toBe(accuracy.id);
+    expect((await readJson<{ scores: ScoreRecord[] }>(good)).scores[0]?.configId).toBe(accuracy.id);
     // PATCH is held to the config too.
-    const id = (await list(`traceId=${TRACE}&limit=500`)).find((s) => s.name === 'cfg-accuracy').id;
+    const id = (await list(`traceId=${TRACE}&limit=500`)).find((s) => s.name === 'cfg-accuracy')?.id;
     const patched = await svc.api(`/api/v1/trace-scores/${id}`, { method: 'PATCH', key: keys.a!, headers: { 'content-type': 'application/json' }, body: '{"value":7}' });
     expect(patched.status).toBe(422);
   });
@@ -299,6 +299,6 @@ describe('scores against score configs', () => {
     expect(res.status).toBe(200);
     const refused = await post([{ traceId: TRACE, name: 'cfg-retired', value: 1 }]);
     expect(refused.status).toBe(422);
-    expect(JSON.stringify(((await refused.json()) as any).error.details)).toMatch(/archived/);
+    expect(JSON.stringify((await readJson<ErrorBody>(refused)).error.details)).toMatch(/archived/);
   });
 });
