@@ -1,31 +1,14 @@
-import type { Queue } from 'bullmq';
 import { OtlpDecodeError, decodeLogsExport, partitionSpanLogRecords } from '@aos/otlp';
 import { isSpanLogEvent } from '@aos/domain';
-import type { KeyAuthenticator } from '@aos/http';
 import type { LogRecordPayload } from '@aos/queue';
-import type { Logger } from '@aos/log';
-import type { Metrics } from '@aos/metrics';
-import type { IngestSettings } from '@aos/config';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
-import type { MaskingFindings } from '../masking-findings.ts';
-import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
-import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
-import { IngestRefusal } from './refusal.ts';
+import { withBodyLease, type ExportDeps } from './export-deps.ts';
+import type { BodyLease } from './inflight-bytes.ts';
 import { maskLogRecords } from './log-masking.ts';
 
-export interface LogExportDeps {
-  auth: KeyAuthenticator;
-  queue: Queue<LogRecordPayload>;
-  settings: IngestSettings;
-  projectSettings: ProjectSettingsSource;
-  maskingFindings: MaskingFindings;
-  logger: Logger;
-  metrics: Metrics;
-  /** The process's in-flight body budget, shared with the trace receiver. */
-  inflight: InflightBytes;
-}
+export type LogExportDeps = ExportDeps<LogRecordPayload>;
 
 /** What the exporter is told on success: the records refused, if any, with the reasons. */
 export interface LogExportResult {
@@ -51,18 +34,7 @@ const SIGNAL = 'logs';
 export function createLogExportPipeline(deps: LogExportDeps): LogExportPipeline {
   const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
   return {
-    export: async (call) => {
-      const lease = deps.inflight.lease();
-      try {
-        return await exportLogs(deps, backpressure, call, lease);
-      } catch (err) {
-        if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
-        if (err instanceof IngestRefusal && err.reason === 'aborted') deps.logger.info('client aborted the export', { reason: err.message });
-        throw err;
-      } finally {
-        lease.release();
-      }
-    },
+    export: (call) => withBodyLease(deps, SIGNAL, (lease) => exportLogs(deps, backpressure, call, lease)),
     maxMessageBytes: deps.settings.maxBodyBytes,
     retryAfterSeconds: deps.settings.retryAfterSeconds,
   };

@@ -1,33 +1,16 @@
-import type { Queue } from 'bullmq';
 import type { OtlpTraceExport } from '@aos/otlp';
 import { maskExport, type CompiledPolicy } from '@aos/masking';
-import type { KeyAuthenticator } from '@aos/http';
 import type { SpanBatchPayload } from '@aos/queue';
-import type { Logger } from '@aos/log';
-import type { Metrics } from '@aos/metrics';
-import type { IngestSettings } from '@aos/config';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
-import type { ProjectSettingsSource } from '../project-settings.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { createDecodePool, type DecodePool } from './decode-pool.ts';
 import { enqueueOrRefuse } from './enqueue.ts';
+import { withBodyLease, type ExportDeps } from './export-deps.ts';
 import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
 
-export interface TraceExportDeps {
-  auth: KeyAuthenticator;
-  queue: Queue<SpanBatchPayload>;
-  settings: IngestSettings;
-  /** Per-project masking policy and dimension keys, applied before spans are queued. */
-  projectSettings: ProjectSettingsSource;
-  /** Collects masking hits on outputs and raises findings for them. */
-  maskingFindings: MaskingFindings;
-  logger: Logger;
-  metrics: Metrics;
-  /** The process's in-flight body budget, shared with the logs receiver. */
-  inflight: InflightBytes;
-}
+export type TraceExportDeps = ExportDeps<SpanBatchPayload>;
 
 /** What the exporter is told on success: the spans refused one by one, if any. */
 export interface TraceExportResult {
@@ -68,26 +51,11 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
     decoder: createDecodePool({ threads: settings.decodeThreads, minBytes: settings.decodeThreadMinBytes, limits: settings.limits }),
   };
   return {
-    export: (call) => exportWithin(deps, shared, call),
+    export: (call) => withBodyLease(deps, SIGNAL, (lease) => exportTraces(deps, shared, call, lease)),
     maxMessageBytes: settings.maxBodyBytes,
     retryAfterSeconds: settings.retryAfterSeconds,
     close: () => shared.decoder.close(),
   };
-}
-
-/** One export, holding its bytes against the in-flight budget until it is answered. */
-async function exportWithin(deps: TraceExportDeps, shared: SharedState, call: ExportCall): Promise<TraceExportResult> {
-  const lease = shared.inflight.lease();
-  try {
-    return await exportTraces(deps, shared, call, lease);
-  } catch (err) {
-    if (err instanceof IngestRefusal) deps.metrics.ingestRefused.inc({ signal: SIGNAL, reason: err.reason });
-    // A client that went away (or was cut off as too slow) is not a fault of the service.
-    if (err instanceof IngestRefusal && err.reason === 'aborted') deps.logger.info('client aborted the export', { reason: err.message });
-    throw err;
-  } finally {
-    lease.release();
-  }
 }
 
 async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: ExportCall, lease: BodyLease): Promise<TraceExportResult> {

@@ -1,0 +1,48 @@
+import type { Queue } from 'bullmq';
+import type { KeyAuthenticator } from '@aos/http';
+import type { Logger } from '@aos/log';
+import type { Metrics } from '@aos/metrics';
+import type { IngestSettings } from '@aos/config';
+import type { MaskingFindings } from '../masking-findings.ts';
+import type { ProjectSettingsSource } from '../project-settings.ts';
+import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
+import { IngestRefusal } from './refusal.ts';
+
+/** What a signal's receiver (traces, logs) needs; `Payload` is what it queues. */
+export interface ExportDeps<Payload> {
+  auth: KeyAuthenticator;
+  queue: Queue<Payload>;
+  settings: IngestSettings;
+  /** Per-project masking policy and dimension keys, applied before anything is queued. */
+  projectSettings: ProjectSettingsSource;
+  /** Collects masking hits on outputs and raises findings for them. */
+  maskingFindings: MaskingFindings;
+  logger: Logger;
+  metrics: Metrics;
+  /** The process's in-flight body budget, shared by every signal's receiver. */
+  inflight: InflightBytes;
+}
+
+/**
+ * Runs one export holding its bytes against the in-flight budget until it is answered, and
+ * counts a refusal under the export's signal.
+ */
+export async function withBodyLease<T>(
+  deps: Pick<ExportDeps<unknown>, 'inflight' | 'metrics' | 'logger'>,
+  signal: 'traces' | 'logs',
+  run: (lease: BodyLease) => Promise<T>,
+): Promise<T> {
+  const lease = deps.inflight.lease();
+  try {
+    return await run(lease);
+  } catch (err) {
+    if (err instanceof IngestRefusal) {
+      deps.metrics.ingestRefused.inc({ signal, reason: err.reason });
+      // A client that went away (or was cut off as too slow) is not a fault of the service.
+      if (err.reason === 'aborted') deps.logger.info('client aborted the export', { reason: err.message });
+    }
+    throw err;
+  } finally {
+    lease.release();
+  }
+}
