@@ -3,12 +3,15 @@ import type { Logger } from '@aos/log';
 import { compilePolicy, maskingHashKey, parsePolicy, type CompiledPolicy } from '@aos/masking';
 import { subscribeSettingsChanges } from '@aos/queue';
 import { getMaskingPolicy, listDimensionKeys, type Storage } from '@aos/storage';
+import { maskingSourceOf, type MaskingSource } from './pipeline/masking-source.ts';
 import { createProjectSettingsCache } from './project-settings-cache.ts';
 
 /** What ingest applies to a project's spans before they are queued. */
 export interface IngestProjectSettings {
   /** Null when the project has no policy, or one without rules. */
   masking: CompiledPolicy | null;
+  /** The same policy for a decode thread, which compiles it itself; null with `masking`. */
+  maskingSource: MaskingSource | null;
   dimensionKeys: string[];
 }
 
@@ -37,9 +40,10 @@ export async function startProjectSettings(opts: {
       // Checked again on load: a stored policy this version cannot apply must stop ingest
       // for the project (the load fails, the request gets 503), not let raw values through.
       const policy = stored ? parsePolicy(stored.policy) : null;
-      const masking =
-        policy && policy.rules.length > 0 ? compilePolicy(policy, { hashKey: maskingHashKey(opts.hashKey, projectId) }) : null;
-      return { masking, dimensionKeys: keys.map((k) => k.key) };
+      const dimensionKeys = keys.map((k) => k.key);
+      if (!policy || policy.rules.length === 0) return { masking: null, maskingSource: null, dimensionKeys };
+      const hashKey = maskingHashKey(opts.hashKey, projectId);
+      return { masking: compilePolicy(policy, { hashKey }), maskingSource: maskingSourceOf(policy, hashKey), dimensionKeys };
     },
     ttlMs: opts.ttlMs,
     logger: opts.logger,

@@ -5,7 +5,7 @@ import type { Logger } from '@aos/log';
 import type { Redis } from 'ioredis';
 import { createServiceApp, type Operations } from '@aos/metrics';
 import type { EvaluatorSettings, MonitorSettings, RateLimitSettings, ReadSettings, RetentionSettings } from '@aos/config';
-import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, SpanBatchPayload } from '@aos/queue';
+import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, IngestJobPayload } from '@aos/queue';
 import { budgetedStorage, type Storage } from '@aos/storage';
 import { RateLimits } from './guards/rate-limits.ts';
 import { readGuard } from './guards/read-guard.ts';
@@ -27,7 +27,7 @@ export interface QueryAppDeps {
   storage: Storage;
   auth: KeyAuthenticator;
   /** The ingest queue, for listing dead letters. */
-  queue: Queue<SpanBatchPayload>;
+  queue: Queue<IngestJobPayload>;
   /** Tells every process that a project's ingest settings (masking, dimensions) changed. */
   announceSettingsChange: SettingsChangePublisher;
   /** MASKING_HASH_KEY, for trying policies out as ingest applies them. */

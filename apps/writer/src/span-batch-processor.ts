@@ -1,11 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { WriterSettings } from '@aos/config';
+import { loadPrices } from '@aos/domain';
 import type { Logger, LogLevel } from '@aos/log';
 import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
-import { loadPrices } from './prices.ts';
 import { createSpanBatchEncoder, type EncodedBatch } from './span-batch-encoder.ts';
 import type { SpanLogJoin } from './span-log-join.ts';
 import { startWriterThreads } from './writer-threads.ts';
@@ -28,10 +28,11 @@ export interface SpanBatchProcessor {
 }
 
 /**
- * The ingest queue's processor: BullMQ workers turn queued OTLP batches into span rows,
- * and one batcher on this thread (which owns the storage connection) combines them into
- * large inserts. With WRITER_THREADS > 0 the per-job CPU work runs on worker threads, so
- * an ingest app in the same process keeps answering quickly while batches are normalized.
+ * The ingest queue's processor: BullMQ workers take queued batches of span rows (normalizing
+ * only jobs queued by an older version), and one batcher on this thread (which owns the
+ * storage connection) combines them into large inserts. With WRITER_THREADS > 0 the jobs
+ * are taken (and their payloads parsed) on worker threads, so an ingest app in the same
+ * process keeps answering quickly meanwhile.
  */
 export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatchProcessor {
   const { settings } = deps;

@@ -1,15 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { loadPrices } from '@aos/domain';
 import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
 import { StorageUnavailableError, isStorageUnavailable } from '@aos/storage';
 import { createSpanBatchEncoder } from './span-batch-encoder.ts';
-import { loadPrices } from './prices.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
 
-// A writer thread: takes jobs from the queue and does their CPU work (parse, normalize,
-// encode) off the main thread, then hands the encoded rows to the main thread, which owns
-// the storage connection and batches them into inserts. A job completes only when the
-// main thread says its rows are stored.
+// A writer thread: takes jobs from the queue and does their CPU work (parse the payload;
+// normalize and encode a job queued in the older shape) off the main thread, then hands
+// the encoded rows to the main thread, which owns the storage connection and batches them
+// into inserts. A job completes only when the main thread says its rows are stored.
 const data = workerData as WriterThreadData;
 const port = parentPort!;
 const send = (message: FromWriterThread) => port.postMessage(message);

@@ -44,6 +44,8 @@ describe('settings', () => {
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
     expect(ingestSettings({})).toEqual({
+      maxAttributeBytes: 256 * 1024,
+      modelPricesFile: undefined,
       maxBodyBytes: 64 * 1024 * 1024,
       maxQueueDepth: 500,
       retryAfterSeconds: 5,

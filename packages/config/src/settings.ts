@@ -70,6 +70,11 @@ export const SETTINGS = {
     /** At most 64: the decoders refuse deeper nesting outright. */
     INGEST_MAX_VALUE_DEPTH: intSetting(16, 1, 64),
   },
+  /** How spans become rows: ingest normalizes them; the writer too, for jobs queued by an older version. */
+  spanRows: {
+    MAX_ATTRIBUTE_BYTES: intSetting(256 * 1024, 1024),
+    MODEL_PRICES_FILE: optionalString(),
+  },
   otlpGrpc: {
     /** OTLP/gRPC receiver (ingest and all-in-one), on HOST; 0 turns it off. */
     OTLP_GRPC_PORT: intSetting(4317, 0, 65535),
@@ -91,8 +96,6 @@ export const SETTINGS = {
     WRITER_BATCH_MAX_WAIT_MS: intSetting(250, 0),
     WRITER_JOB_ATTEMPTS: intSetting(8, 1, 100),
     WRITER_LOCK_DURATION_MS: intSetting(30_000, 1000),
-    MAX_ATTRIBUTE_BYTES: intSetting(256 * 1024, 1024),
-    MODEL_PRICES_FILE: optionalString(),
     /** A trace with no span ingested for this long is judged for trace flags (and again after late spans). */
     TRACE_QUIET_MS: intSetting(60_000, 0),
     TRACE_FLAGS_INTERVAL_MS: intSetting(15_000, 100),
@@ -218,9 +221,16 @@ export function authSettings(env: Env) {
 }
 export type AuthSettings = ReturnType<typeof authSettings>;
 
+/** Read by both ingest and writer (each keeps them under its own settings). */
+function spanRowSettings(env: Env) {
+  const s = parseEnv(SETTINGS.spanRows, env);
+  return { maxAttributeBytes: s.MAX_ATTRIBUTE_BYTES, modelPricesFile: s.MODEL_PRICES_FILE };
+}
+
 export function ingestSettings(env: Env) {
   const s = parseEnv(SETTINGS.ingest, env);
   return {
+    ...spanRowSettings(env),
     maxBodyBytes: s.INGEST_MAX_BODY_BYTES,
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
@@ -268,8 +278,7 @@ export function writerSettings(env: Env) {
     batchMaxWaitMs: s.WRITER_BATCH_MAX_WAIT_MS,
     jobAttempts: s.WRITER_JOB_ATTEMPTS,
     lockDurationMs: s.WRITER_LOCK_DURATION_MS,
-    maxAttributeBytes: s.MAX_ATTRIBUTE_BYTES,
-    modelPricesFile: s.MODEL_PRICES_FILE,
+    ...spanRowSettings(env),
     traceQuietMs: s.TRACE_QUIET_MS,
     traceFlagsIntervalMs: s.TRACE_FLAGS_INTERVAL_MS,
     traceRollupQuietMs: s.TRACE_ROLLUP_QUIET_MS,

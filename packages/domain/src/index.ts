@@ -15,6 +15,7 @@ export {
   type SpanQualityFlag,
 } from './span-row.ts';
 export { loadPriceTable, findModelPrice, type PriceTable, type PriceMatch } from './prices.ts';
+export { loadPrices } from './prices-file.ts';
 export type { ModelPrice } from './model-prices.ts';
 export { SNAPSHOT_SUFFIX_RUN, distinctModels } from './model-name.ts';
 export { COST_DECIMALS, roundCost, roundCostOrNull } from './cost-rounding.ts';

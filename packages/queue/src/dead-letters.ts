@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { SpanBatchPayload } from './ingest-queue.ts';
+import { isSpanRowsPayload, type IngestJobPayload } from './ingest-queue.ts';
 
 export interface DeadLetter {
   jobId: string;
@@ -35,7 +35,7 @@ function causeOf(failedReason: string): DeadLetterCause {
  * retries or removes them; this lists them for one project, newest first.
  */
 export async function listDeadLetters(
-  queue: Queue<SpanBatchPayload>,
+  queue: Queue<IngestJobPayload>,
   opts: { projectId: string; limit: number },
 ): Promise<DeadLetter[]> {
   const out: DeadLetter[] = [];
@@ -68,7 +68,7 @@ export async function listDeadLetters(
  * (or another project's) is not counted, so asking twice puts nothing back twice, and a
  * batch that is stored twice reads once (spans are keyed).
  */
-export async function retryDeadLetters(queue: Queue<SpanBatchPayload>, opts: { projectId: string; jobId?: string }): Promise<number> {
+export async function retryDeadLetters(queue: Queue<IngestJobPayload>, opts: { projectId: string; jobId?: string }): Promise<number> {
   const ids = opts.jobId !== undefined ? [opts.jobId] : await failedJobIds(queue, opts.projectId);
   let retried = 0;
   for (const id of ids) {
@@ -81,7 +81,7 @@ export async function retryDeadLetters(queue: Queue<SpanBatchPayload>, opts: { p
 }
 
 /** Ids of the project's dead letters, all collected before any is retried (retrying shifts the failed set's pages). */
-async function failedJobIds(queue: Queue<SpanBatchPayload>, projectId: string): Promise<string[]> {
+async function failedJobIds(queue: Queue<IngestJobPayload>, projectId: string): Promise<string[]> {
   const ids: string[] = [];
   const pageSize = 500;
   for (let start = 0; ; start += pageSize) {
@@ -91,8 +91,12 @@ async function failedJobIds(queue: Queue<SpanBatchPayload>, projectId: string): 
   }
 }
 
-/** Spans in a batch; a dead letter may be malformed, so nothing about its shape is assumed. */
-export function countSpans(payload: SpanBatchPayload): number | null {
+/** Spans in a batch of either shape; a dead letter may be malformed, so nothing about its shape is assumed. */
+export function countSpans(payload: IngestJobPayload): number | null {
+  if (isSpanRowsPayload(payload)) {
+    const rowCount: unknown = payload.rowCount;
+    return typeof rowCount === 'number' && Number.isSafeInteger(rowCount) && rowCount >= 0 ? rowCount : null;
+  }
   const resourceSpans: unknown = payload?.export?.resourceSpans;
   if (!Array.isArray(resourceSpans)) return null;
   let n = 0;

@@ -4,11 +4,13 @@ export type { Redis } from './redis.ts';
 export {
   INGEST_QUEUE,
   createIngestQueue,
-  parseSpanBatchPayload,
+  isSpanRowsPayload,
+  parseIngestJobPayload,
   spanBatchJobOptions,
   spanBatchPayloadSchema,
+  spanRowsPayloadSchema,
 } from './ingest-queue.ts';
-export type { SpanBatchJob, SpanBatchPayload } from './ingest-queue.ts';
+export type { IngestJobPayload, SpanBatchJob, SpanBatchPayload, SpanRowsPayload } from './ingest-queue.ts';
 export { countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts';

@@ -1,11 +1,16 @@
 import * as v from 'valibot';
 import type { Redis } from 'ioredis';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
+import type { TelemetryScore } from '@aos/domain';
 import type { OtlpTraceExport } from '@aos/otlp';
 import type { Logger } from '@aos/log';
 import { throttledErrorLog } from './redis.ts';
 
-/** The queue between ingest and writer: one job per accepted OTLP request. */
+/**
+ * The queue between ingest and writer: one job per accepted OTLP request. Ingest queues its
+ * spans as ready-to-insert rows (SpanRowsPayload); jobs queued by an older version carry the
+ * decoded export (SpanBatchPayload), which the writer still normalizes itself.
+ */
 export const INGEST_QUEUE = 'span-batches';
 
 // Attribute values are whatever JSON.parse produced: any JSON value is a valid
@@ -30,7 +35,7 @@ const spanSchema = v.object({
   status: v.object({ code: v.picklist([0, 1, 2]), message: v.string() }),
 });
 
-/** The payload of an ingest job; the writer parses it before use. */
+/** The older payload of an ingest job, the decoded export; the writer parses it before use. */
 export const spanBatchPayloadSchema = v.object({
   projectId: v.pipe(v.string(), v.minLength(1)),
   /** When ingest accepted the request, milliseconds since the epoch. */
@@ -64,8 +69,60 @@ type SchemaOutput = v.InferOutput<typeof spanBatchPayloadSchema>;
 const _schemaMatchesTypes: (p: SpanBatchPayload) => SchemaOutput = (p) => p;
 void _schemaMatchesTypes;
 
-export function parseSpanBatchPayload(data: unknown): SpanBatchPayload {
+const telemetryScoreSchema = v.object({
+  id: v.string(),
+  traceId: v.string(),
+  spanId: v.string(),
+  name: v.string(),
+  value: v.nullable(v.number()),
+  label: v.nullable(v.string()),
+  explanation: v.string(),
+  responseId: v.nullable(v.string()),
+  timeMs: v.number(),
+});
+
+/**
+ * The payload ingest queues: the spans normalized and encoded, plus what the writer does
+ * once they are stored. Checking it costs a few fields, not a walk over every span: the
+ * rows were checked when ingest built them.
+ */
+export const spanRowsPayloadSchema = v.object({
+  projectId: v.pipe(v.string(), v.minLength(1)),
+  /** When ingest accepted the request, milliseconds since the epoch. */
+  receivedAtMs: v.number(),
+  /** The rows as encodeSpanRows (@aos/storage) wrote them; opaque to the queue. */
+  rows: v.string(),
+  rowCount: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  deploymentIds: v.array(v.number()),
+  traceIds: v.array(v.string()),
+  telemetryScores: v.array(telemetryScoreSchema),
+});
+
+export interface SpanRowsPayload {
+  projectId: string;
+  receivedAtMs: number;
+  rows: string;
+  rowCount: number;
+  deploymentIds: number[];
+  traceIds: string[];
+  telemetryScores: TelemetryScore[];
+}
+
+const _rowsSchemaMatchesTypes: (p: SpanRowsPayload) => v.InferOutput<typeof spanRowsPayloadSchema> = (p) => p;
+void _rowsSchemaMatchesTypes;
+
+/** Any job of the ingest queue: what ingest queues now, or what an older version queued. */
+export type IngestJobPayload = SpanRowsPayload | SpanBatchPayload;
+
+/** The payload of an ingest job, in whichever shape it was queued; throws (valibot's ValiError) on anything else. */
+export function parseIngestJobPayload(data: unknown): IngestJobPayload {
+  if (isSpanRowsPayload(data)) return v.parse(spanRowsPayloadSchema, data);
   return v.parse(spanBatchPayloadSchema, data) as unknown as SpanBatchPayload;
+}
+
+/** Whether a job was queued as rows (it names its rows), before its fields are checked. */
+export function isSpanRowsPayload<T>(data: T): data is T & SpanRowsPayload {
+  return typeof data === 'object' && data !== null && 'rows' in data;
 }
 
 export interface IngestQueueOptions {
@@ -85,8 +142,8 @@ export function spanBatchJobOptions(attempts: number): JobsOptions {
   };
 }
 
-export function createIngestQueue(opts: IngestQueueOptions): Queue<SpanBatchPayload> {
-  const queue = new Queue<SpanBatchPayload>(INGEST_QUEUE, {
+export function createIngestQueue(opts: IngestQueueOptions): Queue<IngestJobPayload> {
+  const queue = new Queue<IngestJobPayload>(INGEST_QUEUE, {
     connection: opts.connection,
     prefix: opts.prefix,
     defaultJobOptions: spanBatchJobOptions(opts.attempts),
@@ -95,4 +152,4 @@ export function createIngestQueue(opts: IngestQueueOptions): Queue<SpanBatchPayl
   return queue;
 }
 
-export type SpanBatchJob = Job<SpanBatchPayload>;
+export type SpanBatchJob = Job<IngestJobPayload>;

@@ -1,7 +1,11 @@
 import { Tinypool } from 'tinypool';
-import { readExport, type OtlpEncoding, type ReadExportFailure, type ReadExportResult, type SpanLimits } from '@aos/otlp';
+import type { PriceTable } from '@aos/domain';
+import type { CompiledPolicy } from '@aos/masking';
+import type { ReadExportFailure } from '@aos/otlp';
 import type { DecodeTask } from './decode-thread.ts';
+import type { MaskingSource } from './masking-source.ts';
 import { IngestRefusal } from './refusal.ts';
+import { readSpanRows, type SpanRowsInput, type SpanRowsResult } from './span-rows.ts';
 
 /**
  * How long a large body may wait for a free decode thread. Under a flood of heavy bodies an
@@ -15,19 +19,28 @@ export interface DecodePoolOptions {
   threads: number;
   /** Bodies smaller than this (INGEST_DECODE_THREAD_MIN_BYTES) are decoded in place: a thread round trip costs more. */
   minBytes: number;
-  limits: SpanLimits;
+  /** The price table, for bodies turned into rows in place. */
+  prices: PriceTable;
+  /** MODEL_PRICES_FILE, which each thread reads for itself. */
+  pricesFile: string | undefined;
+}
+
+/** A project's masking policy, compiled for this thread and as a source for a decode thread. */
+export interface PolicyForms {
+  masking: CompiledPolicy | null;
+  maskingSource: MaskingSource | null;
 }
 
 export interface DecodePool {
-  decode(body: Uint8Array, encoding: OtlpEncoding, receivedAtMs: number): Promise<ReadExportResult | ReadExportFailure>;
+  spanRows(input: SpanRowsInput, policy: PolicyForms): Promise<SpanRowsResult | ReadExportFailure>;
   close(): Promise<void>;
 }
 
 /**
- * Decodes, validates and limits export bodies. A large body takes hundreds of milliseconds
- * of CPU (a 100,000-attribute or megabyte-string one, seconds when several arrive at once);
- * on worker threads that time no longer holds the event loop, so health checks, small
- * exports and the Redis calls of admission keep being answered meanwhile.
+ * Turns export bodies into rows ready to insert (readSpanRows). A large body takes hundreds
+ * of milliseconds of CPU (a 100,000-attribute or megabyte-string one, seconds when several
+ * arrive at once); on worker threads that time no longer holds the event loop, so health
+ * checks, small exports and the Redis calls of admission keep being answered meanwhile.
  */
 export function createDecodePool(opts: DecodePoolOptions): DecodePool {
   const pool =
@@ -42,17 +55,17 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
       : null;
   const slots = createSlots(opts.threads);
   return {
-    async decode(body, encoding, receivedAtMs) {
-      const nowUnixNano = BigInt(receivedAtMs) * 1_000_000n;
-      if (!pool || body.byteLength < opts.minBytes) return readExport(body, encoding, { nowUnixNano, limits: opts.limits });
+    async spanRows(input, policy) {
+      const body = input.body;
+      if (!pool || body.byteLength < opts.minBytes) return readSpanRows(input, policy.masking, opts.prices);
       if (!(await slots.acquire(DECODE_QUEUE_WAIT_MS))) {
         throw new IngestRefusal('overloaded', `every decode thread stayed busy for ${DECODE_QUEUE_WAIT_MS} ms; retry later`);
       }
-      const task: DecodeTask = { body, encoding, nowUnixNano: String(nowUnixNano), limits: opts.limits };
+      const task: DecodeTask = { ...input, masking: policy.maskingSource, pricesFile: opts.pricesFile };
       // A body that owns its whole buffer is moved, not copied; a view into a larger one is copied.
       const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
       try {
-        return (await pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {})) as ReadExportResult | ReadExportFailure;
+        return (await pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {})) as SpanRowsResult | ReadExportFailure;
       } finally {
         slots.release();
       }

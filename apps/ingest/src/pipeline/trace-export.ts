@@ -1,8 +1,6 @@
-import type { OtlpTraceExport } from '@aos/otlp';
-import { maskExport, type CompiledPolicy } from '@aos/masking';
-import type { SpanBatchPayload } from '@aos/queue';
+import { loadPrices } from '@aos/domain';
+import type { IngestJobPayload, SpanRowsPayload } from '@aos/queue';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
-import type { MaskingFindings } from '../masking-findings.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { createDecodePool, type DecodePool } from './decode-pool.ts';
 import { enqueueOrRefuse } from './enqueue.ts';
@@ -10,7 +8,8 @@ import { withBodyLease, type ExportDeps } from './export-deps.ts';
 import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
 
-export type TraceExportDeps = ExportDeps<SpanBatchPayload>;
+/** The ingest queue holds both payload shapes (jobs of an older version may still wait in it); this adds rows only. */
+export type TraceExportDeps = ExportDeps<IngestJobPayload>;
 
 /** What the exporter is told on success: the spans refused one by one, if any. */
 export interface TraceExportResult {
@@ -20,8 +19,8 @@ export interface TraceExportResult {
 /** The trace receiver behind every transport (OTLP/HTTP and OTLP/gRPC). */
 export interface TraceExportPipeline {
   /**
-   * Admits, reads, decodes, validates and masks one ExportTraceServiceRequest, and resolves
-   * once its spans are in Redis. Throws IngestRefusal for anything the exporter is told.
+   * Admits, reads, decodes, validates, masks and normalizes one ExportTraceServiceRequest,
+   * and resolves once its spans are in Redis as rows ready to insert. Throws IngestRefusal for anything the exporter is told.
    */
   export(call: ExportCall): Promise<TraceExportResult>;
   /** Largest message after decompression (INGEST_MAX_BODY_BYTES); transports enforce it while reading. */
@@ -48,7 +47,13 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
   const shared: SharedState = {
     backpressure: createBackpressure(deps.queue, settings.maxQueueDepth),
     inflight: deps.inflight,
-    decoder: createDecodePool({ threads: settings.decodeThreads, minBytes: settings.decodeThreadMinBytes, limits: settings.limits }),
+    decoder: createDecodePool({
+      threads: settings.decodeThreads,
+      minBytes: settings.decodeThreadMinBytes,
+      // Read once at start, so a bad price file stops the service instead of every export.
+      prices: loadPrices(settings.modelPricesFile),
+      pricesFile: settings.modelPricesFile,
+    }),
   };
   return {
     export: (call) => withBodyLease(deps, SIGNAL, (lease) => exportTraces(deps, shared, call, lease)),
@@ -63,41 +68,19 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
   const body = await call.readMessage(lease);
   deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
   const receivedAtMs = Date.now();
-  const result = await shared.decoder.decode(body, encoding, receivedAtMs);
+  const input = { body, encoding, limits: deps.settings.limits, projectId, receivedAtMs, dimensionKeys: projectSettings.dimensionKeys, maxValueBytes: deps.settings.maxAttributeBytes };
+  const result = await shared.decoder.spanRows(input, projectSettings);
   if (!result.ok) throw new IngestRefusal('invalid', result.message);
-  const maskedRules = projectSettings.masking ? maskSpans(result.accepted, projectSettings.masking, projectId, deps.maskingFindings) : undefined;
+  if (result.outputHits.length > 0) deps.maskingFindings.record(projectId, result.outputHits);
 
-  if (result.acceptedSpans > 0) {
-    const payload = {
-      projectId,
-      receivedAtMs,
-      export: result.accepted,
-      ...(projectSettings.dimensionKeys.length > 0 ? { dimensionKeys: projectSettings.dimensionKeys } : {}),
-      ...(maskedRules ? { maskedRules } : {}),
-    };
+  if (result.batch) {
+    const { chunk, rows, deploymentIds, traceIds, telemetryScores } = result.batch;
+    const payload: SpanRowsPayload = { projectId, receivedAtMs, rows: chunk, rowCount: rows, deploymentIds, traceIds, telemetryScores };
     await enqueueOrRefuse(() => deps.queue.add('batch', payload), deps.logger, { projectId, spans: result.acceptedSpans });
   }
   deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
   deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);
-  if (maskedRules) deps.metrics.ingestMasked.inc({ signal: SIGNAL }, Object.keys(maskedRules).length);
+  if (result.maskedSpans > 0) deps.metrics.ingestMasked.inc({ signal: SIGNAL }, result.maskedSpans);
   // Spans cut to the limits are told too: partial success with 0 rejected is OTLP's warning.
   return result.errorMessage !== '' ? { partial: { rejectedSpans: result.rejectedSpans, errorMessage: result.errorMessage } } : {};
-}
-
-/**
- * Masks the accepted spans in place and returns the rules that fired per span, keyed by
- * the span's position in export order (how the writer walks the export), or undefined
- * when nothing fired.
- */
-function maskSpans(
-  accepted: OtlpTraceExport,
-  policy: CompiledPolicy,
-  projectId: string,
-  findings: MaskingFindings,
-): Record<string, string[]> | undefined {
-  const masking = maskExport(accepted, policy);
-  if (masking.spans.length === 0) return undefined;
-  const outputHits = masking.spans.filter((s) => s.outputRules.length > 0);
-  if (outputHits.length > 0) findings.record(projectId, outputHits.map((s) => ({ traceId: s.span.traceId, rules: s.outputRules })));
-  return Object.fromEntries(masking.spans.map((s) => [s.position, s.rules]));
 }

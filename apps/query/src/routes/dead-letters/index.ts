@@ -2,11 +2,11 @@ import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { listDeadLetters, retryDeadLetters, type SpanBatchPayload } from '@aos/queue';
+import { listDeadLetters, retryDeadLetters, type IngestJobPayload } from '@aos/queue';
 import { limitParam } from '../../filters/pagination.ts';
 
 export interface DeadLetterRouteDeps {
-  queue: Queue<SpanBatchPayload>;
+  queue: Queue<IngestJobPayload>;
   auth: KeyAuthenticator;
 }
 

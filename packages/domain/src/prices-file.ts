@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { loadPriceTable, type PriceTable } from '@aos/domain';
+import { loadPriceTable, type PriceTable } from './prices.ts';
 import { ConfigError } from '@aos/config';
 
-/** The shipped model price table, with the overrides of MODEL_PRICES_FILE when set. */
+/**
+ * The shipped model price table, with the overrides of MODEL_PRICES_FILE when set. Read by
+ * ingest, which normalizes spans, and by the writer, which normalizes jobs queued by an
+ * older version.
+ */
 export function loadPrices(file: string | undefined): PriceTable {
   if (!file) return loadPriceTable();
   let overrides: unknown;
