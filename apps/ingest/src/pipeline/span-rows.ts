@@ -1,7 +1,9 @@
 import { maskExport, type CompiledPolicy } from '@aos/masking';
 import type { PriceTable } from '@aos/domain';
 import { readExport, type OtlpEncoding, type OtlpTraceExport, type ReadExportFailure, type SpanLimits } from '@aos/otlp';
-import { encodeSpanBatch, type EncodedSpanBatch } from '@aos/storage';
+// Not the package's root: that loads the engine client (chDB's native module), which a
+// decode thread must not load (its teardown at pool close stalled the process's own engine).
+import { encodeSpanBatch, type EncodedSpanBatch } from '@aos/storage/span-batch';
 
 /** One export body and what turning it into rows needs, apart from the masking policy and prices. */
 export interface SpanRowsInput {
