@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { countSpans } from './dead-letters.ts';
+import { parseIngestJobPayload, type SpanBatchPayload, type SpanRowsPayload } from './ingest-queue.ts';
+
+const rowsPayload: SpanRowsPayload = {
+  projectId: 'p1',
+  receivedAtMs: 1_700_000_000_000,
+  rows: '["p1","trace-a"]\n["p1","trace-b"]\n',
+  rowCount: 2,
+  deploymentIds: [7],
+  traceIds: ['trace-a', 'trace-b'],
+  telemetryScores: [
+    { id: 's1', traceId: 'trace-a', spanId: 'span-1', name: 'relevance', value: 0.5, label: null, explanation: '', responseId: null, timeMs: 1 },
+  ],
+};
+
+const exportPayload: SpanBatchPayload = {
+  projectId: 'p1',
+  receivedAtMs: 1_700_000_000_000,
+  export: {
+    resourceSpans: [
+      {
+        resource: { attributes: {} },
+        scopeSpans: [
+          {
+            scope: { name: 's', version: '' },
+            spans: [
+              {
+                traceId: 'trace-a',
+                spanId: 'span-1',
+                parentSpanId: '',
+                traceState: '',
+                name: 'x',
+                kind: 1,
+                startTimeUnixNano: '1',
+                endTimeUnixNano: '2',
+                attributes: {},
+                droppedAttributesCount: 0,
+                events: [],
+                droppedEventsCount: 0,
+                links: [],
+                status: { code: 0, message: '' },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+};
+
+describe('ingest job payloads', () => {
+  it('takes the rows shape as it is, rows untouched', () => {
+    expect(parseIngestJobPayload(rowsPayload)).toEqual(rowsPayload);
+  });
+
+  it('still takes the export shape queued by an older version', () => {
+    expect(parseIngestJobPayload(exportPayload)).toEqual(exportPayload);
+  });
+
+  it.each([
+    ['rows that are not a string', { ...rowsPayload, rows: ['["p1"]'] }],
+    ['no row count', { ...rowsPayload, rowCount: undefined }],
+    ['a row count of 0', { ...rowsPayload, rowCount: 0 }],
+    ['a fractional row count', { ...rowsPayload, rowCount: 1.5 }],
+    ['no project', { ...rowsPayload, projectId: '' }],
+    ['trace ids that are not strings', { ...rowsPayload, traceIds: [1] }],
+    ['no deployment ids', { ...rowsPayload, deploymentIds: undefined }],
+    ['a score without its value', { ...rowsPayload, telemetryScores: [{ ...rowsPayload.telemetryScores[0], value: undefined }] }],
+  ])('refuses a rows payload with %s', (_, data) => {
+    expect(() => parseIngestJobPayload(data)).toThrow();
+  });
+
+  it('refuses an export payload whose spans are broken, and what is neither shape', () => {
+    expect(() => parseIngestJobPayload({ ...exportPayload, export: { resourceSpans: 'broken' } })).toThrow(/Array/);
+    expect(() => parseIngestJobPayload({ projectId: 'p1', receivedAtMs: 1 })).toThrow();
+    expect(() => parseIngestJobPayload(null)).toThrow();
+  });
+});
+
+describe('countSpans (dead letters)', () => {
+  it('counts the spans of either shape', () => {
+    expect(countSpans(rowsPayload)).toBe(2);
+    expect(countSpans(exportPayload)).toBe(1);
+  });
+
+  it('answers null for a payload too malformed to count', () => {
+    expect(countSpans({ ...rowsPayload, rowCount: 'two' } as unknown as SpanRowsPayload)).toBeNull();
+    expect(countSpans({ ...exportPayload, export: { resourceSpans: 'broken' } } as unknown as SpanBatchPayload)).toBeNull();
+  });
+});
