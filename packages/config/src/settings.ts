@@ -51,7 +51,7 @@ export const SETTINGS = {
   },
   ingest: {
     INGEST_MAX_BODY_BYTES: intSetting(64 * MiB, 1024),
-    /** Queued batches; at ~1 MB per 1,000-span batch, 500 bounds Redis near 500 MB. */
+    /** Queued batches; at ~1.4 MB per 1,000-span batch of rows, 500 bounds Redis near 700 MB. */
     INGEST_MAX_QUEUE_DEPTH: intSetting(500, 1),
     INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
     /** How long ingest trusts its copy of a project's masking policy and dimension keys;
