@@ -5,6 +5,7 @@ import { pbkdf2 } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { Profiler } from 'node:inspector';
 import { childProcesses, cpuSeconds, threadCpu, trackThreadCpu } from './proc-cpu.ts';
@@ -119,7 +120,7 @@ function jsThreadGroup(thread: string): string {
  * Splits a JS thread's measured CPU over stages in proportion to its profile's busy samples
  * (idle ones, the thread waiting for its event loop, are not CPU). Returns the busy samples.
  */
-function spreadOverStages(thread: string, profile: Profiler.Profile, cpu: number, stages: Map<Stage, number>, other: Map<string, number>): number {
+export function spreadOverStages(thread: string, profile: Profiler.Profile, cpu: number, stages: Map<Stage, number>, other: Map<string, number>): number {
   const role = jsRoleOf(thread);
   const { nodes, samples } = profile;
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -158,10 +159,12 @@ function spreadOverStages(thread: string, profile: Profiler.Profile, cpu: number
   return busy;
 }
 
-/** A frame as a reader knows it: its script relative to the repository or node_modules, or its pseudo-name. */
+const REPO_URL = `${pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')).href}/`;
+
+/** A frame as a reader knows it: its script relative to node_modules or the repository, or its pseudo-name. */
 function sourceName(frame: Profiler.ProfileNode['callFrame']): string {
   if (!frame.url) return frame.functionName || '(anonymous)';
-  return frame.url.replace(/^file:\/\/.*?\/node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '').replace(/^file:\/\//, '');
+  return frame.url.replace(/^file:\/\/.*?\/node_modules\//, '').replace(REPO_URL, '');
 }
 
 /**
