@@ -39,8 +39,9 @@ export interface CpuBreakdown {
  */
 export async function startCpuBreakdown(opts: { senderPids: number[]; profileDir?: string }) {
   const redisPids = childProcesses('redis-server');
-  const profiles = await startJsThreadProfiles(SAMPLING_INTERVAL_US, (url) => jsRoleOf(url) !== 'other');
+  // The probe runs before the profilers start, so its work is in no profile.
   const libuv = await libuvPoolThreads();
+  const profiles = await startJsThreadProfiles(SAMPLING_INTERVAL_US, (url) => jsRoleOf(url) !== 'other');
   const elu = performance.eventLoopUtilization();
   const t0 = performance.now();
   const sum = (pids: number[]) => pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
