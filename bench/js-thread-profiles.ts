@@ -53,8 +53,10 @@ export async function startJsThreadProfiles(
   // The workers already running are announced as soon as the domain is enabled.
   await session.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
   await new Promise((resolve) => setTimeout(resolve, 50));
+  // A worker started later (a writer thread replaced after a crash) is left out: its time shows as a Node thread.
+  const known = [...workers];
   const tids = await Promise.all(
-    workers.map(async (worker) => {
+    known.map(async (worker) => {
       const answer = await inWorker<{ result: { value: string } }>(worker, 'Runtime.evaluate', {
         expression: "process.getBuiltinModule('node:fs').readlinkSync('/proc/thread-self')",
       });
@@ -62,7 +64,7 @@ export async function startJsThreadProfiles(
       return Number(answer.result.value.split('/').pop());
     }),
   );
-  const sampled = workers.filter((w) => profiled(w.url));
+  const sampled = known.filter((w) => profiled(w.url));
   for (const target of [...sampled, undefined]) {
     const call = (method: string, params: object = {}) => (target ? inWorker(target, method, params) : session.post(method, params));
     await call('Profiler.enable');
@@ -74,13 +76,13 @@ export async function startJsThreadProfiles(
     async stop() {
       const main: JsThreadProfile = { thread: 'main', tid: process.pid, profile: (await session.post('Profiler.stop')).profile };
       const others = await Promise.all(
-        workers.map(async (worker, i) => ({
+        known.map(async (worker, i) => ({
           thread: worker.url,
           tid: tids[i]!,
           ...(sampled.includes(worker) ? { profile: (await inWorker<{ profile: Profiler.Profile }>(worker, 'Profiler.stop')).profile } : {}),
         })),
       );
-      for (const worker of workers) await session.post('NodeWorker.detach', { sessionId: worker.sessionId });
+      for (const worker of known) await session.post('NodeWorker.detach', { sessionId: worker.sessionId });
       await session.post('NodeWorker.disable');
       session.disconnect();
       return [main, ...others];
