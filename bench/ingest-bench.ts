@@ -11,11 +11,16 @@ import { startAllInOne } from '@aos/server';
 import { SPAN_COLUMNS, createApiKey, encodeSpanRows, type Storage } from '@aos/storage';
 import { agentRequest } from './agent-spans.ts';
 import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
+import { printCpuBreakdown, startCpuBreakdown } from './cpu-breakdown.ts';
 import { runSplitBench } from './split-bench.ts';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 const POOL_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SUSTAIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+/** The per-stage CPU breakdown of the first end-to-end phase (BENCH_CPU_BREAKDOWN=0 leaves it out). */
+const CPU_BREAKDOWN = process.env.BENCH_CPU_BREAKDOWN !== '0';
+/** Where to save that phase's CPU profiles, one .cpuprofile per JS thread (optional). */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
 /** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
 const REALISTIC_POLICY = {
@@ -81,7 +86,9 @@ async function main() {
     console.log(`pool: ${totalSpans} spans in ${SENDERS * POOL_REQUESTS} requests of 1000, ${(totalBytes / totalSpans).toFixed(0)} B/span protobuf, ${SENDERS} senders`);
 
     // Phase 1: every span once, timed until all are queryable.
+    const cpu = CPU_BREAKDOWN ? await startCpuBreakdown({ senderPids: senders.map((s) => s.child.pid!), profileDir: CPU_PROFILE_DIR }) : undefined;
     const overHttp = await endToEnd(senders, http, service.storage, 'default', totalSpans);
+    if (cpu) printCpuBreakdown(await cpu.stop(totalSpans));
     const { seconds: e2eSeconds, rate: e2eRate, ackSeconds } = overHttp;
     console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${ackSeconds.toFixed(2)} s)`);
     console.log(`ack latency: ${ackFigures(overHttp.results)}`);
