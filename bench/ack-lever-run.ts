@@ -15,6 +15,7 @@ const SECONDS = Number(process.env.BENCH_LEVER_SECONDS ?? 20);
 const SENDERS = 2;
 const POOL_REQUESTS = 40;
 const WARM_UP_SECONDS = 5;
+const STOP_SECONDS = 30;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-lever-'));
 const service = await startAllInOne({ ...process.env, DATA_DIR: dataDir, PORT: '0', OTLP_GRPC_PORT: '0', LOG_LEVEL: 'warn' }, silentLogger);
@@ -27,9 +28,13 @@ try {
   const f = await pacedPhase(senders, target, service, RATE, SECONDS);
   const maxDepth = Math.max(0, ...f.samples.map((s) => s.depth));
   const { peak } = rssThirds(f.samples);
-  console.log(JSON.stringify({ acked: f.acked, written: f.written, refused: f.refused, p50: f.p50, p99: f.p99, eventLoop: f.eventLoop, maxDepth, peakRssMiB: peak }));
+  console.log(JSON.stringify({ acked: f.acked, written: f.written, refused: f.refused, refusedBy: f.refusedBy, p50: f.p50, p99: f.p99, eventLoop: f.eventLoop, maxDepth, peakRssMiB: peak }));
 } finally {
   for (const s of senders) s.child.kill();
-  await service.stop();
+  // Bounded: a stop that hangs must not hold up the other variants (it is reported; exiting
+  // kills the private redis-server).
+  const stopped = await Promise.race([service.stop().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), STOP_SECONDS * 1000).unref())]);
+  if (!stopped) console.error(`service.stop() did not finish within ${STOP_SECONDS} s`);
   rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
 }

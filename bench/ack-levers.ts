@@ -27,6 +27,7 @@ interface RunFigures {
   acked: number;
   written: number;
   refused: number;
+  refusedBy: Record<string, number>;
   p50: number;
   p99: number;
   eventLoop: { p50: number; p99: number; max: number };
@@ -35,12 +36,12 @@ interface RunFigures {
 }
 
 async function runVariant(env: Record<string, string>): Promise<RunFigures> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(here, 'ack-lever-run.ts')], {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(here, 'ack-lever-run.ts')], {
     env: { ...process.env, ...env },
     maxBuffer: 16 * 2 ** 20,
   });
-  const last = stdout.trim().split('\n').at(-1)!;
-  return JSON.parse(last) as RunFigures;
+  if (stderr.trim()) console.error(stderr.trim());
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunFigures;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -51,7 +52,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const name of names) {
     const figures = await runVariant(VARIANTS[name]!);
     runs.get(name)!.push(figures);
-    console.error(`round ${round + 1} ${name}: ack p50 ${figures.p50.toFixed(0)} / p99 ${figures.p99.toFixed(0)} ms, event loop p99 ${figures.eventLoop.p99.toFixed(0)} ms`);
+    console.error(`round ${round + 1} ${name}: ${JSON.stringify(figures)}`);
   }
 }
 console.log(`ack levers at ${process.env.BENCH_LEVER_RATE ?? 6000} spans/s offered, ${ROUNDS} runs each in turns; load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);

@@ -16,6 +16,8 @@ export interface PacedFigures {
   acked: number;
   written: number;
   refused: number;
+  /** The service's count of the refusals, by reason. */
+  refusedBy: Record<string, number>;
   /** The worst sender's ack p50/p99, ms. */
   p50: number;
   p99: number;
@@ -38,13 +40,14 @@ export async function pacedPhase(
     senders.map((s) => s.run({ ...target, concurrency: PACED_CONCURRENCY, seconds, requestsPerSecond: perConnection })),
   );
   const written = probe.written();
-  const { eventLoop } = await probe.stop();
+  const { eventLoop, refusals } = await probe.stop();
   return {
     offered,
     seconds,
     acked: results.reduce((n, r) => n + r.sentSpans, 0) / seconds,
     written: written / seconds,
     refused: results.reduce((n, r) => n + r.refused, 0),
+    refusedBy: refusals,
     p50: Math.max(...results.map((r) => r.p50)),
     p99: Math.max(...results.map((r) => r.p99)),
     samples: probe.samples,
@@ -59,7 +62,7 @@ export function describePhase(f: PacedFigures): string {
   return (
     `offered ${r(f.offered)}, acked ${r(f.acked)}, written ${r(f.written)} spans/s; ` +
     `queue ${f.samples[0]?.depth ?? 0} → ${f.samples.at(-1)?.depth ?? 0} jobs (slope ${f.slope.toFixed(2)}/s); ` +
-    `ack p50 ${f.p50.toFixed(0)} / p99 ${f.p99.toFixed(0)} ms; refusals ${f.refused}; ` +
+    `ack p50 ${f.p50.toFixed(0)} / p99 ${f.p99.toFixed(0)} ms; refusals ${f.refused}${f.refused > 0 ? ` (${Object.entries(f.refusedBy).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}; ` +
     `event loop delay p50 ${f.eventLoop.p50.toFixed(1)} / p99 ${f.eventLoop.p99.toFixed(1)} / max ${f.eventLoop.max.toFixed(0)} ms`
   );
 }

@@ -18,6 +18,14 @@ export async function ingestQueueDepth(service: AllInOne): Promise<number> {
     .reduce((n, v) => n + v.value, 0);
 }
 
+/** Exports refused whole so far, by reason (overloaded: the queue's high-water mark; unavailable: Redis, the key store or the in-flight budget). */
+export async function refusalsByReason(service: AllInOne): Promise<Record<string, number>> {
+  const { values } = await service.metrics.ingestRefused.get();
+  const byReason: Record<string, number> = {};
+  for (const v of values) byReason[String(v.labels.reason)] = (byReason[String(v.labels.reason)] ?? 0) + v.value;
+  return byReason;
+}
+
 export interface Sample {
   /** Seconds since the phase began. */
   t: number;
@@ -29,14 +37,15 @@ export interface PhaseProbe {
   samples: Sample[];
   /** Rows the writer stored since the phase began. */
   written(): number;
-  /** Stops sampling; event-loop delay of the main thread over the phase, in ms. */
-  stop(): Promise<{ eventLoop: { p50: number; p99: number; max: number } }>;
+  /** Stops sampling; event-loop delay of the main thread over the phase, in ms, and the refusals it saw by reason. */
+  stop(): Promise<{ eventLoop: { p50: number; p99: number; max: number }; refusals: Record<string, number> }>;
 }
 
 /** Samples queue depth and RSS once a second and the event-loop delay throughout, until stopped. */
 export function probePhase(service: AllInOne): PhaseProbe {
   const samples: Sample[] = [];
   const rows0 = service.writer.stats.rows;
+  const refusals0 = refusalsByReason(service);
   const t0 = performance.now();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
@@ -51,7 +60,9 @@ export function probePhase(service: AllInOne): PhaseProbe {
       await pending;
       delay.disable();
       const ms = (ns: number) => ns / 1e6;
-      return { eventLoop: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) } };
+      const [before, after] = [await refusals0, await refusalsByReason(service)];
+      const refusals = Object.fromEntries(Object.entries(after).map(([reason, n]) => [reason, n - (before[reason] ?? 0)]).filter(([, n]) => n !== 0));
+      return { eventLoop: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, refusals };
     },
   };
 }
