@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const ROUNDS = Number(process.env.BENCH_LEVER_ROUNDS ?? 2);
+const LEVER_SECONDS = Number(process.env.BENCH_LEVER_SECONDS ?? 20);
+/** Start, sender pools, warm-up, drain and a bounded stop: more than any run needs beside its load. */
+const RUN_OVERHEAD_SECONDS = 180;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Each variant changes one setting from the defaults (documented in docs/configuration.md). */
@@ -36,12 +39,18 @@ interface RunFigures {
 }
 
 async function runVariant(env: Record<string, string>): Promise<RunFigures> {
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(here, 'ack-lever-run.ts')], {
+  // A run whose service does not stop (seen with two writer threads: process.exit waited
+  // for a thread) is killed once it is past any run's length; its figures still count.
+  const output = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(here, 'ack-lever-run.ts')], {
     env: { ...process.env, ...env },
     maxBuffer: 16 * 2 ** 20,
-  });
-  if (stderr.trim()) console.error(stderr.trim());
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunFigures;
+    timeout: (LEVER_SECONDS + RUN_OVERHEAD_SECONDS) * 1000,
+    killSignal: 'SIGKILL',
+  }).catch((err: Error & { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: `${err.stderr ?? ''}\n${err.message.split('\n')[0]}` }));
+  if (output.stderr.trim()) console.error(output.stderr.trim());
+  const figures = output.stdout.trim().split('\n').at(-1);
+  if (!figures?.startsWith('{')) throw new Error(`a lever run printed no figures: ${output.stderr}`);
+  return JSON.parse(figures) as RunFigures;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
