@@ -11,11 +11,16 @@ import { startAllInOne } from '@aos/server';
 import { SPAN_COLUMNS, createApiKey, encodeSpanRows, type Storage } from '@aos/storage';
 import { agentRequest } from './agent-spans.ts';
 import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
+import { printCpuBreakdown, startCpuBreakdown } from './cpu-breakdown.ts';
 import { runSplitBench } from './split-bench.ts';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 const POOL_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SUSTAIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+/** The per-stage CPU breakdown of the first end-to-end phase (BENCH_CPU_BREAKDOWN=0 leaves it out). */
+const CPU_BREAKDOWN = process.env.BENCH_CPU_BREAKDOWN !== '0';
+/** Where to save that phase's CPU profiles, one .cpuprofile per JS thread (optional). */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
 /** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
 const REALISTIC_POLICY = {
@@ -33,7 +38,7 @@ const REALISTIC_POLICY = {
   ],
 };
 
-async function bareInsertRate(storage: Storage, requests: number): Promise<number> {
+async function bareInsertRate(storage: Storage, requests: number, blockRows = 50_000): Promise<number> {
   // The same kind of rows the writer produces, encoded the same way up front: only the
   // engine is timed.
   const prices = loadPriceTable();
@@ -46,7 +51,7 @@ async function bareInsertRate(storage: Storage, requests: number): Promise<numbe
     const normalized = spanRowsFromExport(decoded, { projectId: 'bare', receivedAtMs: Date.now(), prices, maxValueBytes: 262_144 });
     body += encodeSpanRows(normalized);
     inBody += normalized.length;
-    if (inBody >= 50_000 || i === requests - 1) {
+    if (inBody >= blockRows || i === requests - 1) {
       bodies.push(body);
       rows += inBody;
       body = '';
@@ -54,6 +59,7 @@ async function bareInsertRate(storage: Storage, requests: number): Promise<numbe
     }
   }
   await storage.client.command({ query: 'CREATE TABLE IF NOT EXISTS spans_bare AS spans' });
+  await storage.client.command({ query: 'TRUNCATE TABLE spans_bare' });
   const t0 = performance.now();
   for (const b of bodies) await storage.insertRows('spans_bare', SPAN_COLUMNS, 'JSONCompactEachRow', b);
   return rows / ((performance.now() - t0) / 1000);
@@ -80,7 +86,9 @@ async function main() {
     console.log(`pool: ${totalSpans} spans in ${SENDERS * POOL_REQUESTS} requests of 1000, ${(totalBytes / totalSpans).toFixed(0)} B/span protobuf, ${SENDERS} senders`);
 
     // Phase 1: every span once, timed until all are queryable.
+    const cpu = CPU_BREAKDOWN ? await startCpuBreakdown({ senderPids: senders.map((s) => s.child.pid!), profileDir: CPU_PROFILE_DIR }) : undefined;
     const overHttp = await endToEnd(senders, http, service.storage, 'default', totalSpans);
+    if (cpu) printCpuBreakdown(await cpu.stop(totalSpans));
     const { seconds: e2eSeconds, rate: e2eRate, ackSeconds } = overHttp;
     console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${ackSeconds.toFixed(2)} s)`);
     console.log(`ack latency: ${ackFigures(overHttp.results)}`);
@@ -147,6 +155,10 @@ async function main() {
 
     const bare = await bareInsertRate(service.storage, 100);
     console.log(`bare insert of the same rows into the same engine: ${Math.round(bare)} rows/s`);
+    // The engine's cost falls with rows per insert (docs/benchmarks.md, "Engine write"): the
+    // ceiling at the blocks the writer really wrote, beside the one at 50,000-row blocks.
+    const writerBlock = Math.round(service.writer.stats.rows / Math.max(1, service.writer.stats.inserts));
+    console.log(`bare insert in the writer's mean block (${writerBlock} rows/insert): ${Math.round(await bareInsertRate(service.storage, 100, writerBlock))} rows/s`);
     console.log(`ratio end to end / bare insert: ${(e2eRate / bare * 100).toFixed(0)}%`);
     console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
   } finally {
