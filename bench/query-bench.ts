@@ -1,5 +1,6 @@
-// Trace search and analytics benchmark (issue 3): a large dataset written straight into the
-// embedded engine, then each endpoint timed over HTTP next to the bare SQL it runs (the
+// Trace search and analytics benchmark (issue 3): a large dataset generated inside the
+// embedded engine (query-dataset.ts), at one size or growing through several (the scale
+// curve), then at each size each endpoint timed over HTTP next to the bare SQL it runs (the
 // same statements straight through the ClickHouse client), in the same run. Prints
 // figures; not a test.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
