@@ -6,7 +6,7 @@ export default defineWorkspace([
   {
     test: {
       name: 'unit',
-      include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+      include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
     },
   },
   {

@@ -72,12 +72,15 @@ process.on('message', async (go: Go) => {
   const more = () => (go.seconds > 0 ? performance.now() < deadline : next < pool.length);
   const pace = go.requestsPerSecond ? 1000 / go.requestsPerSecond : 0;
   const worker = async () => {
-    let due = performance.now();
+    // Paced connections start at random points of their period, so that together they offer
+    // an even load rather than a burst of every connection at once.
+    let due = performance.now() + Math.random() * pace;
     while (more()) {
       if (pace > 0) {
-        due += pace;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        due += pace;
+        if (!more()) break; // the phase ended while this connection waited its turn
       }
       const request = pool[next++ % pool.length]!;
       for (;;) {

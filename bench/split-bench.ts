@@ -1,7 +1,7 @@
 // BENCH_MODE=split: the ingest benchmark's end-to-end phase with ingest, writers and query as
 // processes of their own on Redis and the test ClickHouse endpoint (the real engine behind
 // the HTTP interface, in its own process), once with one writer and once with two.
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { storageSettings } from '@aos/config';
@@ -10,13 +10,7 @@ import { createApiKey, openStorage } from '@aos/storage';
 import { startClickHouseEndpoint } from '../test/support/clickhouse-http/start.ts';
 import { startPart, type Part } from '../test/support/split-parts.ts';
 import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
-
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  // Fields after the command name (which may hold spaces) start at the state, field 3; utime and stime are 14 and 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+import { cpuSeconds } from './proc-cpu.ts';
 
 /** CPU use of each named process over `work`, in cores (CPU seconds per wall second). */
 async function measureCpu<T>(processes: Record<string, number[]>, work: () => Promise<T>): Promise<{ result: T; cores: Record<string, number> }> {

@@ -75,6 +75,32 @@ describe('InsertBatcher', () => {
     expect(a.settled && c.settled).toBe(true);
   });
 
+  it('keeps a block whose wait is over taking rows while the block before it is written, then writes it at once', async () => {
+    vi.useFakeTimers();
+    const calls: number[][] = [];
+    let release = () => {};
+    const b = batcher({
+      maxWaitMs: 100,
+      insert: async (rows) => {
+        calls.push([...rows]);
+        if (calls.length === 1) await new Promise<void>((r) => (release = r));
+      },
+    });
+    const first = track(b.add([1]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual([[1]]);
+    const second = track(b.add([2]));
+    // The second block's wait ends while the first is still being written: it stays open.
+    await vi.advanceTimersByTimeAsync(150);
+    const third = track(b.add([3]));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toEqual([[1]]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual([[1], [2, 3]]);
+    expect(first.settled && second.settled && third.settled).toBe(true);
+  });
+
   it('writes as soon as maxPendingAdds adds are waiting', async () => {
     const { calls, insert } = recorder();
     const b = batcher({ maxPendingAdds: 3, insert });

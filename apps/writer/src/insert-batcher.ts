@@ -1,7 +1,11 @@
 /**
  * Collects rows from many concurrently processed jobs into few large inserts.
  * A block is written when it reaches `maxRows`, when every job slot is waiting on it
- * (no more rows can arrive), or `maxWaitMs` after its first row, whichever comes first.
+ * (no more rows can arrive), or `maxWaitMs` after its first row, whichever comes first;
+ * but a block whose wait is over while the one before it is still being written keeps
+ * taking rows until that write ends, as it could not start sooner: blocks then grow with
+ * the engine's pace instead of staying at `maxWaitMs` of arrivals (the engine's cost per
+ * row falls with rows per insert: docs/benchmarks.md, "Engine write").
  * Each `add` resolves only once its own rows are stored, so a job is acknowledged after
  * its data is durable and never before.
  */
@@ -27,6 +31,10 @@ export class InsertBatcher<T> {
   #pendingRows = 0;
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
+  /** Blocks handed to the engine and not finished yet. */
+  #writing = 0;
+  /** The pending block's wait is over; it is written as soon as the engine is free. */
+  #due = false;
   readonly stats = { inserts: 0, rows: 0, isolatedRetries: 0 };
 
   constructor(private readonly opts: InsertBatcherOptions<T>) {}
@@ -39,10 +47,16 @@ export class InsertBatcher<T> {
       this.#pendingRows += count;
       if (this.#pendingRows >= this.opts.maxRows || this.#pending.length >= this.opts.maxPendingAdds) {
         this.flush();
-      } else {
-        this.#timer ??= setTimeout(() => this.flush(), this.opts.maxWaitMs);
+      } else if (!this.#due) {
+        this.#timer ??= setTimeout(() => this.#waitOver(), this.opts.maxWaitMs);
       }
     });
+  }
+
+  #waitOver(): void {
+    this.#timer = null;
+    if (this.#writing > 0) this.#due = true;
+    else void this.flush();
   }
 
   /** Writes what is pending now; resolves when that block and every earlier one is done. */
@@ -51,12 +65,21 @@ export class InsertBatcher<T> {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
+    this.#due = false;
     const block = this.#pending;
     this.#pending = [];
     this.#pendingRows = 0;
+    this.#writing += 1;
     // Blocks go one after another: the engine parallelises one big insert better than
     // several small ones, and ordering keeps memory bounded.
-    this.#flushing = this.#flushing.then(() => this.#write(block));
+    this.#flushing = this.#flushing.then(async () => {
+      try {
+        await this.#write(block);
+      } finally {
+        this.#writing -= 1;
+        if (this.#due && this.#writing === 0) void this.flush();
+      }
+    });
     return this.#flushing;
   }
 

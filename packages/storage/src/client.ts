@@ -19,7 +19,7 @@ const SESSION_SETTINGS: ClickHouseSettings = {
 };
 
 /** Text row formats both engines parse; table and column names come from code, never input. */
-export type RowFormat = 'JSONEachRow' | 'JSONCompactEachRow';
+export type RowFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated' | 'CSV';
 
 export class StorageUnavailableError extends Error {
   override name = 'StorageUnavailableError';

@@ -1,0 +1,208 @@
+// Engine write benchmark (issue 21 part 3): what one insert of span rows costs the embedded
+// engine, by insert format, rows per insert, insert settings, codecs of the hot text
+// columns and the skip indexes built at insert time. Every alternative writes the same
+// realistic rows (bench/agent-spans.ts → decode → spanRowsFromExport, as the writer makes
+// them) into a copy of `spans` of its own, the alternatives taking turns round after round.
+// CPU is the whole process's (chDB's threads run in it). Prints figures; not a test.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { storageSettings } from '@aos/config';
+import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
+import { decodeProtobufExport } from '@aos/otlp';
+import { SPAN_COLUMNS, encodeSpanRows, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
+import { agentRequest } from './agent-spans.ts';
+import { encodeSpanRowsCsv } from './csv-rows.ts';
+import { encodeSpanRowsTsv } from './tsv-rows.ts';
+
+/** Requests of 1,000 spans: the rows every alternative writes. */
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Only the groups whose name matches (format, block, settings, codec, index); all when unset. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const TODAY_BLOCK = 50_000;
+
+const ENCODERS: Record<string, { format: RowFormat; encode: (rows: readonly SpanRow[]) => string }> = {
+  JSONCompactEachRow: { format: 'JSONCompactEachRow', encode: encodeSpanRows },
+  TabSeparated: { format: 'TabSeparated', encode: encodeSpanRowsTsv },
+  CSV: { format: 'CSV', encode: encodeSpanRowsCsv },
+};
+
+/** The text columns that carry most of a row's bytes. */
+const HOT_COLUMNS = ['input', 'output', 'input_messages', 'output_messages', 'system_instructions', 'tool_arguments', 'events', 'links'] as const;
+const HOT_MAPS = ['attributes', 'resource_attributes'] as const;
+
+interface Variant {
+  group: string;
+  name: string;
+  table: string;
+  format: keyof typeof ENCODERS;
+  block: number;
+  /** Session settings in force for the insert (the embedded engine's session keeps SET). */
+  settings?: Record<string, number>;
+}
+
+interface Sample {
+  rowsPerSecond: number;
+  cpuMicrosPerRow: number;
+  mergeCpuMicrosPerRow: number;
+  mergeSeconds: number;
+}
+
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function realisticRows(): SpanRow[] {
+  const prices = loadPriceTable();
+  const rows: SpanRow[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const decoded = decodeProtobufExport(agentRequest(1000, 900_000 + i).body);
+    rows.push(...spanRowsFromExport(decoded, { projectId: 'engine', receivedAtMs: Date.now(), prices, maxValueBytes: 262_144 }));
+  }
+  return rows;
+}
+
+function blocksOf(rows: readonly SpanRow[], size: number, encode: (rows: readonly SpanRow[]) => string): string[] {
+  const blocks: string[] = [];
+  for (let i = 0; i < rows.length; i += size) blocks.push(encode(rows.slice(i, i + size)));
+  return blocks;
+}
+
+/** The JS cost of each encoder, in turns: µs per row and bytes per row. */
+function encodeCosts(rows: readonly SpanRow[]) {
+  const micros: Record<string, number[]> = {};
+  const bytes: Record<string, number> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, { encode }] of Object.entries(ENCODERS)) {
+      const t0 = performance.now();
+      const text = encode(rows);
+      (micros[name] ??= []).push(((performance.now() - t0) * 1000) / rows.length);
+      bytes[name] = Buffer.byteLength(text) / rows.length;
+    }
+  }
+  return Object.keys(ENCODERS).map((name) => ({ name, micros: median(micros[name]!), bytes: bytes[name]! }));
+}
+
+async function copyOfSpans(storage: Storage, table: string, alter: string[] = []) {
+  await storage.client.command({ query: `DROP TABLE IF EXISTS ${table}` });
+  await storage.client.command({ query: `CREATE TABLE ${table} AS spans` });
+  for (const a of alter) await storage.client.command({ query: `ALTER TABLE ${table} ${a}` });
+}
+
+async function setSession(storage: Storage, settings: Record<string, number> | undefined, reset: boolean) {
+  for (const [name, value] of Object.entries(settings ?? {})) {
+    await storage.client.command({ query: reset ? `SET ${name} = DEFAULT` : `SET ${name} = ${value}` });
+  }
+}
+
+/** One timed write of every row into an emptied table, then the merge of its parts (OPTIMIZE … FINAL), timed apart. */
+async function writeOnce(storage: Storage, variant: Variant, blocks: readonly string[], rows: number): Promise<Sample> {
+  await storage.client.command({ query: `TRUNCATE TABLE ${variant.table}` });
+  await setSession(storage, variant.settings, false);
+  const cpu0 = cpuNow();
+  const t0 = performance.now();
+  for (const block of blocks) await storage.insertRows(variant.table, SPAN_COLUMNS, ENCODERS[variant.format]!.format, block);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu1 = cpuNow();
+  await setSession(storage, variant.settings, true);
+  const t1 = performance.now();
+  await storage.client.command({ query: `OPTIMIZE TABLE ${variant.table} FINAL` });
+  return {
+    rowsPerSecond: rows / seconds,
+    cpuMicrosPerRow: (cpu1 - cpu0) / rows,
+    mergeCpuMicrosPerRow: (cpuNow() - cpu1) / rows,
+    mergeSeconds: (performance.now() - t1) / 1000,
+  };
+}
+
+async function partBytes(storage: Storage, table: string): Promise<{ compressed: number; uncompressed: number }> {
+  const result = await storage.client.query({
+    query: `SELECT sum(data_compressed_bytes) AS c, sum(data_uncompressed_bytes) AS u FROM system.parts WHERE database = currentDatabase() AND table = {table:String} AND active`,
+    query_params: { table },
+    format: 'JSONEachRow',
+  });
+  const [r] = await result.json<{ c: string; u: string }>();
+  return { compressed: Number(r?.c ?? 0), uncompressed: Number(r?.u ?? 0) };
+}
+
+/** The same rows, whatever format wrote them: a digest of every column of every row. */
+async function contentDigest(storage: Storage, table: string): Promise<string> {
+  const result = await storage.client.query({ query: `SELECT count() AS n, groupBitXor(cityHash64(${SPAN_COLUMNS.join(', ')})) AS h FROM ${table}`, format: 'JSONEachRow' });
+  const [r] = await result.json<{ n: string; h: string }>();
+  return `${r?.n}:${r?.h}`;
+}
+
+async function skipIndexes(storage: Storage): Promise<string[]> {
+  const result = await storage.client.query({ query: "SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'spans' ORDER BY name", format: 'JSONEachRow' });
+  return (await result.json<{ name: string }>()).map((r) => r.name);
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-engine-bench-'));
+  const storage = await openStorage(storageSettings({ DATA_DIR: dataDir }));
+  try {
+    await migrate(storage);
+    const rows = realisticRows();
+    console.log(`rows: ${rows.length} realistic span rows (${REQUESTS} requests of 1000), ${ROUNDS} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+    console.log('\nencode (JS, in our process) | µs/row | bytes/row');
+    for (const e of encodeCosts(rows)) console.log(`${e.name} | ${e.micros.toFixed(2)} | ${e.bytes.toFixed(0)}`);
+
+    const indexes = await skipIndexes(storage);
+    const codec = (c: string) => [...HOT_COLUMNS.map((col) => `MODIFY COLUMN ${col} String CODEC(${c})`), ...HOT_MAPS.map((col) => `MODIFY COLUMN ${col} Map(LowCardinality(String), String) CODEC(${c})`)];
+    const variants: Array<Variant & { alter?: string[] }> = [
+      ...Object.keys(ENCODERS).map((format) => ({ group: 'format', name: format, table: `w_fmt_${format.toLowerCase()}`, format, block: TODAY_BLOCK })),
+      ...[6_000, 20_000, 50_000, 100_000].map((block) => ({ group: 'block', name: `${block} rows/insert`, table: `w_block_${block}`, format: 'JSONCompactEachRow', block })),
+      ...[
+        ['defaults', undefined],
+        ['input_format_parallel_parsing=0', { input_format_parallel_parsing: 0 }],
+        ['max_insert_threads=2', { max_insert_threads: 2 }],
+        ['min_insert_block_size_rows=1000000', { min_insert_block_size_rows: 1_000_000, min_insert_block_size_bytes: 0 }],
+      ].map(([name, settings], i) => ({ group: 'settings', name: name as string, table: `w_set_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, settings: settings as Record<string, number> | undefined })),
+      ...['ZSTD(3)', 'ZSTD(1)', 'LZ4'].map((c, i) => ({ group: 'codec', name: `hot columns ${c}`, table: `w_codec_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: codec(c) })),
+      { group: 'index', name: 'all skip indexes', table: 'w_idx_all', format: 'JSONCompactEachRow', block: TODAY_BLOCK },
+      ...indexes.map((index) => ({ group: 'index', name: `without ${index}`, table: `w_idx_${index}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: [`DROP INDEX ${index}`] })),
+      { group: 'index', name: 'without any', table: 'w_idx_none', format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: indexes.map((i) => `DROP INDEX ${i}`) },
+    ].filter((v) => !ONLY || ONLY.test(v.group));
+
+    // Group by group, so each group's figures print as soon as its rounds are done.
+    const blocks = new Map<string, string[]>();
+    for (const group of [...new Set(variants.map((v) => v.group))]) {
+      const inGroup = variants.filter((v) => v.group === group);
+      for (const v of inGroup) {
+        await copyOfSpans(storage, v.table, v.alter);
+        const key = `${v.format}/${v.block}`;
+        if (!blocks.has(key)) blocks.set(key, blocksOf(rows, v.block, ENCODERS[v.format]!.encode));
+      }
+      const samples = new Map<Variant, Sample[]>(inGroup.map((v) => [v, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, v, blocks.get(`${v.format}/${v.block}`)!, rows.length));
+      }
+      if (group === 'format') {
+        const digests = new Set(await Promise.all(inGroup.map((v) => contentDigest(storage, v.table))));
+        console.log(`\nformats stored the same rows: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' / ')})`}`);
+      }
+      console.log(`\n${group} | rows/s (median of ${ROUNDS}) | vs first | insert CPU µs/row | merge (OPTIMIZE FINAL) CPU µs/row | merge s | compressed MiB`);
+      const baseline = median(samples.get(inGroup[0]!)!.map((x) => x.rowsPerSecond));
+      for (const v of inGroup) {
+        const s = samples.get(v)!;
+        const rate = median(s.map((x) => x.rowsPerSecond));
+        const { compressed } = await partBytes(storage, v.table);
+        console.log(
+          `${v.name} | ${Math.round(rate)} | ${(rate / baseline).toFixed(2)} | ${median(s.map((x) => x.cpuMicrosPerRow)).toFixed(1)} | ` +
+            `${median(s.map((x) => x.mergeCpuMicrosPerRow)).toFixed(1)} | ${median(s.map((x) => x.mergeSeconds)).toFixed(2)} | ${(compressed / 2 ** 20).toFixed(1)}`,
+        );
+        await storage.client.command({ query: `DROP TABLE ${v.table}` });
+      }
+    }
+    console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    await storage.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

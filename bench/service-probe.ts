@@ -1,0 +1,105 @@
+// What the ingest bench reads from the all-in-one service it runs in its own process: the
+// ingest queue's depth, the writer's written rows, the process's RSS and the main
+// thread's event-loop delay, sampled once a second over a phase.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { INGEST_QUEUE } from '@aos/queue';
+import { METRIC_PREFIX } from '@aos/metrics';
+import type { AllInOne } from '@aos/server';
+
+const MiB = 2 ** 20;
+
+/** Jobs the writers still hold (waiting and active) in the ingest queue, from the writer's queue gauge. */
+export async function ingestQueueDepth(service: AllInOne): Promise<number> {
+  const gauge = service.metrics.registry.getSingleMetric(`${METRIC_PREFIX}queue_jobs`);
+  if (!gauge) throw new Error(`no ${METRIC_PREFIX}queue_jobs gauge: the writer registers it`);
+  const { values } = await gauge.get();
+  return values
+    .filter((v) => v.labels.queue === INGEST_QUEUE && (v.labels.state === 'waiting' || v.labels.state === 'active'))
+    .reduce((n, v) => n + v.value, 0);
+}
+
+/** Exports refused whole so far, by reason (overloaded: the queue's high-water mark; unavailable: Redis, the key store or the in-flight budget). */
+export async function refusalsByReason(service: AllInOne): Promise<Record<string, number>> {
+  const { values } = await service.metrics.ingestRefused.get();
+  const byReason: Record<string, number> = {};
+  for (const v of values) byReason[String(v.labels.reason)] = (byReason[String(v.labels.reason)] ?? 0) + v.value;
+  return byReason;
+}
+
+export interface Sample {
+  /** Seconds since the phase began. */
+  t: number;
+  depth: number;
+  rss: number;
+}
+
+export interface PhaseProbe {
+  samples: Sample[];
+  /** Rows the writer stored since the phase began. */
+  written(): number;
+  /** Stops sampling; event-loop delay of the main thread over the phase, in ms, and the refusals it saw by reason. */
+  stop(): Promise<{ eventLoop: { p50: number; p99: number; max: number }; refusals: Record<string, number> }>;
+}
+
+/** Samples queue depth and RSS once a second and the event-loop delay throughout, until stopped. */
+export function probePhase(service: AllInOne): PhaseProbe {
+  const samples: Sample[] = [];
+  const rows0 = service.writer.stats.rows;
+  const refusals0 = refusalsByReason(service);
+  const t0 = performance.now();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const sample = async () => samples.push({ t: (performance.now() - t0) / 1000, depth: await ingestQueueDepth(service), rss: process.memoryUsage.rss() });
+  let pending = sample();
+  const timer = setInterval(() => (pending = pending.then(sample)), 1000);
+  return {
+    samples,
+    written: () => service.writer.stats.rows - rows0,
+    async stop() {
+      clearInterval(timer);
+      await pending;
+      delay.disable();
+      const ms = (ns: number) => ns / 1e6;
+      const [before, after] = [await refusals0, await refusalsByReason(service)];
+      const refusals = Object.fromEntries(Object.entries(after).map(([reason, n]) => [reason, n - (before[reason] ?? 0)]).filter(([, n]) => n !== 0));
+      return { eventLoop: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, refusals };
+    },
+  };
+}
+
+/** Least-squares slope of queue depth over time, in jobs per second. */
+export function depthSlope(samples: readonly Sample[]): number {
+  if (samples.length < 2) return 0;
+  const n = samples.length;
+  const mt = samples.reduce((s, x) => s + x.t, 0) / n;
+  const md = samples.reduce((s, x) => s + x.depth, 0) / n;
+  const cov = samples.reduce((s, x) => s + (x.t - mt) * (x.depth - md), 0);
+  const vt = samples.reduce((s, x) => s + (x.t - mt) ** 2, 0);
+  return vt === 0 ? 0 : cov / vt;
+}
+
+/** Mean RSS of each third of the samples, and the peak, in MiB. */
+export function rssThirds(samples: readonly Sample[]): { thirds: number[]; peak: number } {
+  const thirds = [0, 1, 2].map((k) => samples.slice(Math.floor((k * samples.length) / 3), Math.floor(((k + 1) * samples.length) / 3)));
+  return {
+    thirds: thirds.map((t) => t.reduce((n, s) => n + s.rss, 0) / Math.max(1, t.length) / MiB),
+    peak: Math.max(0, ...samples.map((s) => s.rss)) / MiB,
+  };
+}
+
+/** Waits until the writers have emptied the ingest queue (or `maxSeconds` passed); the depth left. */
+export async function drainQueue(service: AllInOne, maxSeconds: number): Promise<number> {
+  const deadline = performance.now() + maxSeconds * 1000;
+  let depth = await ingestQueueDepth(service);
+  while (depth > 0 && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    depth = await ingestQueueDepth(service);
+  }
+  return depth;
+}
+
+/** The p-th percentile of unsorted values (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
