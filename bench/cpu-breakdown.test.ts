@@ -65,6 +65,24 @@ describe('spreadOverStages', () => {
     expect(decodeStages.get('protobuf decode')).toBeCloseTo(0.3);
     expect(decodeStages.get('validation')).toBeCloseTo(0.2);
   });
+
+  it('books the rows pass on a decode thread as normalization and row encoding, and joining rows on the main thread as the insert', () => {
+    const pass = { functionName: 'readSpanRows', url: `${repo}/apps/ingest/src/pipeline/span-rows.ts` };
+    const batch = { functionName: 'encodeSpanBatch', url: `${repo}/packages/storage/src/spans/span-batch.ts` };
+    const decodeStages = emptyStages();
+    const decode = profileOf([
+      { frames: [pass, batch, { functionName: 'spanRowsFromExport', url: `${repo}/packages/domain/src/normalize.ts` }], count: 5 },
+      { frames: [pass, batch, { functionName: 'encodeSpanRows', url: `${repo}/packages/storage/src/spans/writes.ts` }], count: 3 },
+      { frames: [pass, batch], count: 2 },
+    ]);
+    spreadOverStages(`${repo}/node_modules/tinypool/dist/entry/worker.js`, decode, 10, decodeStages, new Map());
+    expect(decodeStages.get('normalization')).toBe(7);
+    expect(decodeStages.get('row encoding')).toBe(3);
+
+    const mainStages = emptyStages();
+    spreadOverStages('main', profileOf([{ frames: [{ functionName: 'insertEncodedSpans', url: `${repo}/packages/storage/src/spans/writes.ts` }], count: 2 }]), 2, mainStages, new Map());
+    expect(mainStages.get('engine insert (JS call, libuv thread running chDB, chDB ThreadPool)')).toBe(2);
+  });
 });
 
 describe('stageOfNativeThread', () => {

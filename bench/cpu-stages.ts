@@ -74,11 +74,14 @@ const FRAME_RULES: Array<{ url: RegExp; stage: Stage | ((role: JsRole) => Stage)
   },
   { url: /\/apps\/ingest\/src\/pipeline\/enqueue/, stage: 'enqueue + serialization (BullMQ JSON, Redis client)' },
   { url: /\/packages\/queue\/|\/bullmq\/|\/ioredis\/|\/@ioredis\/|\/msgpackr\/|\/redis-errors\/|\/cluster-key-slot\/|\/denque\//, stage: queueSide },
-  { url: /\/packages\/domain\/|\/apps\/writer\/src\/span-batch-encoder/, stage: 'normalization' },
-  // One file, both sides: a writer thread encodes rows; the main thread joins them into an insert.
+  // The one pass from export to rows (span-rows.ts, span-batch.ts) runs on a decode thread
+  // (or inline for small bodies); a writer thread runs it only for jobs of the older shape.
+  { url: /\/packages\/domain\/|\/apps\/writer\/src\/span-batch-encoder|\/apps\/ingest\/src\/pipeline\/span-rows|\/packages\/storage\/src\/spans\/span-batch/, stage: 'normalization' },
+  // One file, both sides: decode and writer threads (and small bodies inline) encode rows;
+  // the main thread's batcher joins them into an insert.
   {
     url: /\/packages\/storage\/src\/spans\/writes/,
-    stage: (role) => (role === 'writer' ? 'row encoding' : 'engine insert (JS call, libuv thread running chDB, chDB ThreadPool)'),
+    stage: (role) => (role === 'main' ? 'engine insert (JS call, libuv thread running chDB, chDB ThreadPool)' : 'row encoding'),
   },
   {
     url: /\/apps\/writer\/src\/insert-batcher|\/packages\/storage\/|\/@clickhouse\/|\/chdb\//,
