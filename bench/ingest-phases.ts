@@ -27,8 +27,13 @@ export function startSender(seed: number, poolRequests: number) {
   );
   const run = (go: object) =>
     new Promise<SenderResult>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as SenderResult));
-      child.once('exit', (code) => reject(new Error(`sender exited ${code}`)));
+      // One listener pair per phase, removed when it ends: a bench runs a dozen phases.
+      const exited = (code: number | null) => reject(new Error(`sender exited ${code}`));
+      child.once('exit', exited);
+      child.once('message', (m) => {
+        child.off('exit', exited);
+        resolve(m as SenderResult);
+      });
       child.send(go);
     });
   return { child, ready, run };
