@@ -7,8 +7,11 @@ import path from 'node:path';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
 import { startSender } from './ingest-phases.ts';
-import { pacedPhase } from './paced-phase.ts';
+import { pacedPhase, type PacedFigures } from './paced-phase.ts';
 import { drainQueue, rssThirds } from './service-probe.ts';
+
+/** What one run prints: the paced phase's figures, with its deepest queue and peak RSS. */
+export type RunFigures = Pick<PacedFigures, 'acked' | 'written' | 'refused' | 'refusedBy' | 'p50' | 'p99' | 'eventLoop'> & { maxDepth: number; peakRssMiB: number };
 
 const RATE = Number(process.env.BENCH_LEVER_RATE ?? 6000);
 const SECONDS = Number(process.env.BENCH_LEVER_SECONDS ?? 20);
@@ -28,7 +31,8 @@ try {
   const f = await pacedPhase(senders, target, service, RATE, SECONDS);
   const maxDepth = Math.max(0, ...f.samples.map((s) => s.depth));
   const { peak } = rssThirds(f.samples);
-  console.log(JSON.stringify({ acked: f.acked, written: f.written, refused: f.refused, refusedBy: f.refusedBy, p50: f.p50, p99: f.p99, eventLoop: f.eventLoop, maxDepth, peakRssMiB: peak }));
+  const figures: RunFigures = { acked: f.acked, written: f.written, refused: f.refused, refusedBy: f.refusedBy, p50: f.p50, p99: f.p99, eventLoop: f.eventLoop, maxDepth, peakRssMiB: peak };
+  console.log(JSON.stringify(figures));
 } finally {
   for (const s of senders) s.child.kill();
   // Bounded: a stop that hangs must not hold up the other variants (it is reported; exiting

@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { RunFigures } from './ack-lever-run.ts';
 
 const ROUNDS = Number(process.env.BENCH_LEVER_ROUNDS ?? 2);
 const LEVER_SECONDS = Number(process.env.BENCH_LEVER_SECONDS ?? 20);
@@ -26,18 +27,6 @@ const VARIANTS: Record<string, Record<string, string>> = {
   'blocks gathered for 2 s': { WRITER_BATCH_MAX_WAIT_MS: '2000' },
 };
 const FILTER = process.env.BENCH_LEVERS ? new RegExp(process.env.BENCH_LEVERS, 'i') : null;
-
-interface RunFigures {
-  acked: number;
-  written: number;
-  refused: number;
-  refusedBy: Record<string, number>;
-  p50: number;
-  p99: number;
-  eventLoop: { p50: number; p99: number; max: number };
-  maxDepth: number;
-  peakRssMiB: number;
-}
 
 async function runVariant(env: Record<string, string>): Promise<RunFigures> {
   // A run whose service does not stop (seen with two writer threads: process.exit waited
