@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
+import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { named, type QueryName } from './sql/query-name.ts';
 
@@ -70,6 +71,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
     await client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}` });
   }
+  const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
   return {
     client,
     engine: 'embedded',
@@ -80,7 +82,10 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
       // rawInsert hands the text to chDB's parallel parser without going through SQL text.
       await connection.chdb.rawInsert({ table, columns, values: body, format });
     },
-    close: () => client.close(),
+    close: () => {
+      priority.stop();
+      return client.close();
+    },
   };
 }
 
