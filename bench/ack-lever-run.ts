@@ -11,7 +11,7 @@ import { pacedPhase, type PacedFigures } from './paced-phase.ts';
 import { drainQueue, rssThirds } from './service-probe.ts';
 
 /** What one run prints: the paced phase's figures, with its deepest queue and peak RSS. */
-export type RunFigures = Pick<PacedFigures, 'acked' | 'written' | 'refused' | 'refusedBy' | 'p50' | 'p99' | 'eventLoop'> & { maxDepth: number; peakRssMiB: number };
+export type RunFigures = Pick<PacedFigures, 'acked' | 'written' | 'refused' | 'refusedBy' | 'p50' | 'p99' | 'eventLoop'> & { maxDepth: number; peakRssMiB: number; rowsPerInsert: number };
 
 const RATE = Number(process.env.BENCH_LEVER_RATE ?? 6000);
 const SECONDS = Number(process.env.BENCH_LEVER_SECONDS ?? 20);
@@ -28,10 +28,12 @@ try {
   const target = { transport: 'http' as const, url: service.url, grpcAddress: '', key: service.createdKey!.secret };
   await pacedPhase(senders, target, service, RATE, WARM_UP_SECONDS);
   await drainQueue(service, 30);
+  const before = { ...service.writer.stats };
   const f = await pacedPhase(senders, target, service, RATE, SECONDS);
+  const rowsPerInsert = (service.writer.stats.rows - before.rows) / Math.max(1, service.writer.stats.inserts - before.inserts);
   const maxDepth = Math.max(0, ...f.samples.map((s) => s.depth));
   const { peak } = rssThirds(f.samples);
-  const figures: RunFigures = { acked: f.acked, written: f.written, refused: f.refused, refusedBy: f.refusedBy, p50: f.p50, p99: f.p99, eventLoop: f.eventLoop, maxDepth, peakRssMiB: peak };
+  const figures: RunFigures = { acked: f.acked, written: f.written, refused: f.refused, refusedBy: f.refusedBy, p50: f.p50, p99: f.p99, eventLoop: f.eventLoop, maxDepth, peakRssMiB: peak, rowsPerInsert };
   console.log(JSON.stringify(figures));
 } finally {
   for (const s of senders) s.child.kill();

@@ -23,6 +23,7 @@ const VARIANTS: Record<string, Record<string, string>> = {
   'writer on the main thread': { WRITER_THREADS: '0' },
   'two writer threads': { WRITER_THREADS: '2' },
   'writer concurrency 8': { WRITER_CONCURRENCY: '8' },
+  'writer concurrency 128': { WRITER_CONCURRENCY: '128' },
   'inserts of 20,000 rows': { WRITER_BATCH_MAX_ROWS: '20000' },
   'blocks gathered for 2 s': { WRITER_BATCH_MAX_WAIT_MS: '2000' },
   'engine threads at normal priority': { ENGINE_THREADS_NICE: '0' },
@@ -56,13 +57,13 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 console.log(`ack levers at ${process.env.BENCH_LEVER_RATE ?? 6000} spans/s offered, ${ROUNDS} runs each in turns; load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
-console.log('| variant | ack p50 / p99 ms | p99 / defaults | event loop p99 / max ms | acked / written spans/s | refusals | max queue depth | peak RSS MiB |');
+console.log('| variant | ack p50 / p99 ms | p99 / defaults | event loop p99 / max ms | acked / written spans/s | refusals | max queue depth | peak RSS MiB | rows per insert |');
 const base = median(runs.get('defaults')!.map((r) => r.p99));
 for (const [name, rs] of runs) {
   const m = (f: (r: RunFigures) => number) => median(rs.map(f));
   console.log(
     `| ${name} | ${m((r) => r.p50).toFixed(0)} / ${m((r) => r.p99).toFixed(0)} | ${(m((r) => r.p99) / base).toFixed(2)} | ` +
       `${m((r) => r.eventLoop.p99).toFixed(0)} / ${m((r) => r.eventLoop.max).toFixed(0)} | ${Math.round(m((r) => r.acked))} / ${Math.round(m((r) => r.written))} | ` +
-      `${m((r) => r.refused)} | ${m((r) => r.maxDepth)} | ${m((r) => r.peakRssMiB).toFixed(0)} |`,
+      `${m((r) => r.refused)} | ${m((r) => r.maxDepth)} | ${m((r) => r.peakRssMiB).toFixed(0)} | ${m((r) => r.rowsPerInsert).toFixed(0)} |`,
   );
 }

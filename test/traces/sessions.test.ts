@@ -253,6 +253,29 @@ describe('GET /traces/sessions/:sessionId', () => {
     expect(data.find((s: any) => s.sessionId === 'sess-c').traceCount).toBe(1);
   });
 
+  it("reads a trace's spans that do not name the session within the hour around the session's own", async () => {
+    // The root names the session; a model call 50 minutes later does not, and still counts.
+    const root = spansOf({ traceId: 'f7'.repeat(16), session: 'sess-d', start: -3 * 3600, end: -3 * 3600 + 1 })[0]!;
+    const lateCall = {
+      traceId: root.traceId,
+      spanId: 'f700000000000009',
+      parentSpanId: root.spanId,
+      name: 'chat gpt-4o',
+      kind: 3,
+      startTimeUnixNano: String(at(-3 * 3600 + 50 * 60)),
+      endTimeUnixNano: String(at(-3 * 3600 + 50 * 60 + 1)),
+      attributes: [str('gen_ai.operation.name', 'chat'), str('gen_ai.request.model', 'gpt-4o'), { key: 'gen_ai.usage.input_tokens', value: { intValue: '70' } }],
+    };
+    const body = { resourceSpans: [{ resource: { attributes: [str('service.name', 'sessions-test')] }, scopeSpans: [{ spans: [root, lateCall] }] }] };
+    const res = await svc.api('/api/v1/traces/otlp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const session = await eventually(async () => {
+      const s = await get('/sess-d');
+      return s.status === 200 ? ((await s.json()) as any) : undefined;
+    }, 20_000, 'the session to be stored');
+    expect([session.traceCount, session.inputTokens, session.lastActivity]).toEqual([1, 70, iso(at(-3 * 3600 + 50 * 60 + 1))]);
+  });
+
   it('answers 404 for an unknown session and for another project', async () => {
     const unknown = await get('/no-such-session');
     expect(unknown.status).toBe(404);

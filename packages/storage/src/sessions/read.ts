@@ -1,10 +1,10 @@
 import { roundCost } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { listScores, type ScoreRecord } from '../scores/records.ts';
-import { nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
+import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from '../traces/aggregate.ts';
-import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
+import { TRACE_SPAN_MARGIN_MS, traceFilterSql, type TraceFilter } from '../traces/filter.ts';
 import { traceRecordFromRow, type TraceRecord } from '../traces/record.ts';
 
 /**
@@ -139,16 +139,32 @@ export async function listSessions(
 /**
  * One session over all its traces (any time), with its traces in start order and its
  * scores, or null when the project has no such session. A trace is in the session when
- * one of its spans names it.
+ * one of its spans names it; its spans are read within TRACE_SPAN_MARGIN_MS of the
+ * session's own spans, the margin every trace figure of the lists assumes too.
  */
 export async function getSession(storage: Storage, projectId: string, sessionId: string): Promise<SessionDetail | null> {
-  const params = { projectId, sessionId, maxUsers: MAX_SESSION_USERS, traceLimit: MAX_SESSION_TRACES + 1 };
-  // The bloom filter index on session_id finds the session's spans; their traces are then read whole.
+  const bounds = await sessionSpanBounds(storage, projectId, sessionId);
+  if (!bounds) return null;
+  const params = {
+    projectId,
+    sessionId,
+    maxUsers: MAX_SESSION_USERS,
+    traceLimit: MAX_SESSION_TRACES + 1,
+    scanStart: msToDateTimeParam(bounds.firstStartMs - TRACE_SPAN_MARGIN_MS),
+    scanEnd: msToDateTimeParam(bounds.lastStartMs + TRACE_SPAN_MARGIN_MS + 1),
+  };
+  // The time bound lets the primary key keep only the session's hours: without it the
+  // trace id set was checked against every granule of the project (12.7 s for a session
+  // of 50,000 traces among 100M spans; docs/benchmarks.md, "Scale curve").
   const sessionTraces = `
         SELECT ${TRACE_COLUMNS_SQL}, ${TRACE_USERS_SQL}
         FROM spans FINAL
         PREWHERE project_id = {projectId:String}
-          AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND session_id = {sessionId:String})
+          AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+          AND trace_id IN (
+            SELECT trace_id FROM spans
+            WHERE project_id = {projectId:String} AND session_id = {sessionId:String}
+              AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)})
         GROUP BY trace_id`;
   const [figures, traceRows, scores] = await Promise.all([
     storage.client
@@ -182,6 +198,25 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
     scores: scores.scores,
     scoresTruncated: scores.next !== null,
   };
+}
+
+/**
+ * The first and last start of the spans that name the session (found through the
+ * session_id bloom filter, one value checked per granule), in ms; null when none does.
+ */
+async function sessionSpanBounds(storage: Storage, projectId: string, sessionId: string): Promise<{ firstStartMs: number; lastStartMs: number } | null> {
+  const result = await storage.client.query({
+    query: `
+      SELECT count() AS n, toUnixTimestamp64Milli(min(start_time)) AS first_ms, toUnixTimestamp64Milli(max(start_time)) AS last_ms
+      FROM spans
+      WHERE project_id = {projectId:String} AND session_id = {sessionId:String}`,
+    query_params: { projectId, sessionId },
+    format: 'JSONEachRow',
+    ...named(storage, 'sessions.detail.bounds'),
+  });
+  const [row] = await result.json<{ n: string; first_ms: string; last_ms: string }>();
+  if (!row || row.n === '0') return null;
+  return { firstStartMs: Number(row.first_ms), lastStartMs: Number(row.last_ms) };
 }
 
 function sessionRecordFromRow(row: SessionRow): SessionRecord {
