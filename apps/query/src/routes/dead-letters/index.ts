@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Queue } from 'bullmq';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
-import { listDeadLetters, retryDeadLetters, type IngestJobPayload } from '@aos/queue';
+import { listDeadLetters, removeDeadLetters, retryDeadLetters, type IngestJobPayload } from '@aos/queue';
 import { limitParam } from '../../filters/pagination.ts';
 
 export interface DeadLetterRouteDeps {
@@ -14,12 +14,13 @@ export const listSchema = v.object({
   limit: limitParam(100),
 });
 
-/** BullMQ job ids as the ingest queue issues them. */
-const JOB_ID = /^\d{1,20}$/;
+/** Job ids of the ingest queue: UUIDs ingest chooses (with the key of the job's rows), or BullMQ's counter (older versions). */
+const JOB_ID = /^(\d{1,20}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /**
  * Span batches that failed for good, for the caller's project; needs an admin key.
- * GET lists them; POST /retry puts all of them back in the queue, POST /{jobId}/retry one.
+ * GET lists them; POST /retry puts all of them back in the queue, POST /{jobId}/retry one;
+ * DELETE / removes all of them for good (with their rows), DELETE /{jobId} one.
  */
 export function deadLetterRoutes(deps: DeadLetterRouteDeps) {
   const app = new Hono<AuthEnv>();
@@ -34,14 +35,30 @@ export function deadLetterRoutes(deps: DeadLetterRouteDeps) {
   });
   app.post('/:jobId/retry', async (c) => {
     queryParams(c.req.url, { single: [] });
-    const jobId = c.req.param('jobId');
-    if (!JOB_ID.test(jobId)) {
-      throw new ApiError('invalid_request', `invalid job id ${JSON.stringify(jobId)}: expected the jobId of a dead letter`, [{ field: 'jobId', message: 'expected digits' }]);
-    }
-    // Another project's batch is as unknown to the caller as one that never was.
-    const job = await deps.queue.getJob(jobId);
-    if (!job || job.data?.projectId !== c.var.apiKey.projectId) throw new ApiError('not_found', `dead letter ${jobId} not found`);
+    const jobId = await knownJobId(deps.queue, c.req.param('jobId'), c.var.apiKey.projectId);
     return c.json({ retried: await retryDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId, jobId }) });
   });
+  app.delete('/', async (c) => {
+    queryParams(c.req.url, { single: [] });
+    return c.json({ removed: await removeDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId }) });
+  });
+  app.delete('/:jobId', async (c) => {
+    queryParams(c.req.url, { single: [] });
+    const jobId = await knownJobId(deps.queue, c.req.param('jobId'), c.var.apiKey.projectId);
+    return c.json({ removed: await removeDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId, jobId }) });
+  });
   return app;
+}
+
+/** The job id of a path, if it names a job of the caller's project: 400 when it cannot be a job id, 404 when there is no such job. */
+async function knownJobId(queue: Queue<IngestJobPayload>, jobId: string, projectId: string): Promise<string> {
+  if (!JOB_ID.test(jobId)) {
+    throw new ApiError('invalid_request', `invalid job id ${JSON.stringify(jobId)}: expected the jobId of a dead letter`, [
+      { field: 'jobId', message: 'expected digits or a UUID' },
+    ]);
+  }
+  // Another project's batch is as unknown to the caller as one that never was.
+  const job = await queue.getJob(jobId);
+  if (!job || job.data?.projectId !== projectId) throw new ApiError('not_found', `dead letter ${jobId} not found`);
+  return jobId;
 }
