@@ -3,7 +3,7 @@ import type { Job, Queue } from 'bullmq';
 import { createRedisConnection, parseIngestJobPayload, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload, type SpanRowsPayload } from '@aos/queue';
 import { readJson, type TraceDetail } from '../support/api-types.ts';
 import { openIngestQueueOf } from '../support/ingest-queue.ts';
-import { otlpExporter, tracerProvider } from '../support/otel.ts';
+import { otlpExporter, recordSpans, serializeSpans, tracerProvider } from '../support/otel.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -130,5 +130,30 @@ describe('the ingest queue', () => {
     expect(detail.spanCount).toBe(1);
     expect(detail.spans[0]?.model).toBe('gpt-4o');
     expect(await storedVersions(traceId)).toBe(1);
+  });
+
+  it('refuses the export (503) and leaves no rows behind when the job cannot be added after its rows were written', async () => {
+    await queue.pause();
+    const prefix = svc.env.QUEUE_PREFIX!;
+    const rowsKeys = async () => (await redis.keys(rowsKeyOf(prefix, '*'))).sort();
+    const before = await rowsKeys();
+    // Rows are written (a plain SET), then BullMQ's add script fails on the queue's own list.
+    const wait = `${prefix}:span-batches:wait`;
+    const waiting = await redis.dump(wait);
+    await redis.set(wait, 'not a list');
+    try {
+      const refused = await svc.api('/api/v1/traces/otlp', {
+        method: 'POST',
+        body: serializeSpans(recordSpans(2), 'json') as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({ code: 14, message: 'the ingest queue is unavailable; retry later' });
+      expect(await rowsKeys()).toEqual(before);
+    } finally {
+      await redis.del(wait);
+      if (waiting) await redis.restore(wait, 0, waiting);
+      await queue.resume();
+    }
   });
 });
