@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Queue } from 'bullmq';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, requireKey, type AuthEnv, type KeyAuthenticator } from '@aos/http';
@@ -29,29 +29,24 @@ export function deadLetterRoutes(deps: DeadLetterRouteDeps) {
     const { limit } = parseOrThrow(listSchema, queryParams(c.req.url, { single: ['limit'] }), 'query');
     return c.json({ data: await listDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId, limit }) });
   });
-  app.post('/retry', async (c) => {
-    queryParams(c.req.url, { single: [] });
-    return c.json({ retried: await retryDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId }) });
-  });
-  app.post('/:jobId/retry', async (c) => {
-    queryParams(c.req.url, { single: [] });
-    const jobId = await knownJobId(deps.queue, c.req.param('jobId'), c.var.apiKey.projectId);
-    return c.json({ retried: await retryDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId, jobId }) });
-  });
-  app.delete('/', async (c) => {
-    queryParams(c.req.url, { single: [] });
-    return c.json({ removed: await removeDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId }) });
-  });
-  app.delete('/:jobId', async (c) => {
-    queryParams(c.req.url, { single: [] });
-    const jobId = await knownJobId(deps.queue, c.req.param('jobId'), c.var.apiKey.projectId);
-    return c.json({ removed: await removeDeadLetters(deps.queue, { projectId: c.var.apiKey.projectId, jobId }) });
-  });
+  const retry = async (c: Context<AuthEnv>) => c.json({ retried: await retryDeadLetters(deps.queue, await lettersOf(deps.queue, c)) });
+  const remove = async (c: Context<AuthEnv>) => c.json({ removed: await removeDeadLetters(deps.queue, await lettersOf(deps.queue, c)) });
+  app.post('/retry', retry);
+  app.post('/:jobId/retry', retry);
+  app.delete('/', remove);
+  app.delete('/:jobId', remove);
   return app;
 }
 
-/** The job id of a path, if it names a job of the caller's project: 400 when it cannot be a job id, 404 when there is no such job. */
-async function knownJobId(queue: Queue<IngestJobPayload>, jobId: string, projectId: string): Promise<string> {
+/**
+ * Which of the caller's dead letters a request is about: all of them, or the one its path
+ * names (400 when that cannot be a job id, 404 when the project has no such job).
+ */
+async function lettersOf(queue: Queue<IngestJobPayload>, c: Context<AuthEnv>): Promise<{ projectId: string; jobId?: string }> {
+  queryParams(c.req.url, { single: [] });
+  const projectId = c.var.apiKey.projectId;
+  const jobId = c.req.param('jobId');
+  if (jobId === undefined) return { projectId };
   if (!JOB_ID.test(jobId)) {
     throw new ApiError('invalid_request', `invalid job id ${JSON.stringify(jobId)}: expected the jobId of a dead letter`, [
       { field: 'jobId', message: 'expected digits or a UUID' },
@@ -60,5 +55,5 @@ async function knownJobId(queue: Queue<IngestJobPayload>, jobId: string, project
   // Another project's batch is as unknown to the caller as one that never was.
   const job = await queue.getJob(jobId);
   if (!job || job.data?.projectId !== projectId) throw new ApiError('not_found', `dead letter ${jobId} not found`);
-  return jobId;
+  return { projectId, jobId };
 }
