@@ -18,7 +18,7 @@ import { encodeSpanRowsTsv } from './tsv-rows.ts';
 /** Requests of 1,000 spans: the rows every alternative writes. */
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** Only the groups whose name matches (format, block, settings, codec, index); all when unset. */
+/** Only the groups whose name matches (format, block, settings, codec, parse, index); all when unset. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const TODAY_BLOCK = 50_000;
 
@@ -40,6 +40,8 @@ interface Variant {
   block: number;
   /** Session settings in force for the insert (the embedded engine's session keeps SET). */
   settings?: Record<string, number>;
+  /** A table engine other than spans' own: `Null` parses the rows and stores nothing. */
+  engine?: 'Null';
 }
 
 interface Sample {
@@ -86,9 +88,9 @@ function encodeCosts(rows: readonly SpanRow[]) {
   return Object.keys(ENCODERS).map((name) => ({ name, micros: median(micros[name]!), bytes: bytes[name]! }));
 }
 
-async function copyOfSpans(storage: Storage, table: string, alter: string[] = []) {
+async function copyOfSpans(storage: Storage, table: string, alter: string[] = [], engine?: Variant['engine']) {
   await storage.client.command({ query: `DROP TABLE IF EXISTS ${table}` });
-  await storage.client.command({ query: `CREATE TABLE ${table} AS spans` });
+  await storage.client.command({ query: `CREATE TABLE ${table} AS spans${engine ? ` ENGINE = ${engine}` : ''}` });
   for (const a of alter) await storage.client.command({ query: `ALTER TABLE ${table} ${a}` });
 }
 
@@ -100,7 +102,7 @@ async function setSession(storage: Storage, settings: Record<string, number> | u
 
 /** One timed write of every row into an emptied table, then the merge of its parts (OPTIMIZE … FINAL), timed apart. */
 async function writeOnce(storage: Storage, variant: Variant, blocks: readonly string[], rows: number): Promise<Sample> {
-  await storage.client.command({ query: `TRUNCATE TABLE ${variant.table}` });
+  if (!variant.engine) await storage.client.command({ query: `TRUNCATE TABLE ${variant.table}` });
   await setSession(storage, variant.settings, false);
   const cpu0 = cpuNow();
   const t0 = performance.now();
@@ -109,7 +111,7 @@ async function writeOnce(storage: Storage, variant: Variant, blocks: readonly st
   const cpu1 = cpuNow();
   await setSession(storage, variant.settings, true);
   const t1 = performance.now();
-  await storage.client.command({ query: `OPTIMIZE TABLE ${variant.table} FINAL` });
+  if (!variant.engine) await storage.client.command({ query: `OPTIMIZE TABLE ${variant.table} FINAL` });
   return {
     rowsPerSecond: rows / seconds,
     cpuMicrosPerRow: (cpu1 - cpu0) / rows,
@@ -163,6 +165,9 @@ async function main() {
         ['min_insert_block_size_rows=1000000', { min_insert_block_size_rows: 1_000_000, min_insert_block_size_bytes: 0 }],
       ].map(([name, settings], i) => ({ group: 'settings', name: name as string, table: `w_set_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, settings: settings as Record<string, number> | undefined })),
       ...['ZSTD(3)', 'ZSTD(1)', 'LZ4'].map((c, i) => ({ group: 'codec', name: `hot columns ${c}`, table: `w_codec_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: codec(c) })),
+      // What the engine's parser alone costs: the same rows into a table that stores nothing.
+      { group: 'parse', name: 'spans (MergeTree: parse, sort, compress, write)', table: 'w_parse_spans', format: 'JSONCompactEachRow', block: TODAY_BLOCK },
+      { group: 'parse', name: 'parse only (Null engine)', table: 'w_parse_null', format: 'JSONCompactEachRow', block: TODAY_BLOCK, engine: 'Null' as const },
       { group: 'index', name: 'all skip indexes', table: 'w_idx_all', format: 'JSONCompactEachRow', block: TODAY_BLOCK },
       ...indexes.map((index) => ({ group: 'index', name: `without ${index}`, table: `w_idx_${index}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: [`DROP INDEX ${index}`] })),
       { group: 'index', name: 'without any', table: 'w_idx_none', format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: indexes.map((i) => `DROP INDEX ${i}`) },
@@ -173,7 +178,7 @@ async function main() {
     for (const group of [...new Set(variants.map((v) => v.group))]) {
       const inGroup = variants.filter((v) => v.group === group);
       for (const v of inGroup) {
-        await copyOfSpans(storage, v.table, v.alter);
+        await copyOfSpans(storage, v.table, v.alter, v.engine);
         const key = `${v.format}/${v.block}`;
         if (!blocks.has(key)) blocks.set(key, blocksOf(rows, v.block, ENCODERS[v.format]!.encode));
       }

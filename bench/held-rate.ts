@@ -5,7 +5,7 @@
 import type { AllInOne } from '@aos/server';
 import type { Target, startSender } from './ingest-phases.ts';
 import { describePhase, pacedPhase, type PacedFigures } from './paced-phase.ts';
-import { drainQueue, rssThirds } from './service-probe.ts';
+import { drainQueue, memoryComposition, rssThirds } from './service-probe.ts';
 
 export interface HeldRateOptions {
   /** The end-to-end rate of the run: the search starts at `startFraction` of it. */
@@ -76,6 +76,7 @@ export async function holdRate(senders: ReturnType<typeof startSender>[], target
   console.log(`hold ${holdSeconds} s at ${rate} spans/s: ${describePhase(f)}`);
   console.log(`  queue depth start / middle / end: ${at(0)} / ${at(0.5)} / ${at(1)} jobs`);
   console.log(`  RSS mean per third ${rss.thirds.map((m) => m.toFixed(0)).join(' / ')} MiB, peak ${rss.peak.toFixed(0)} MiB`);
+  console.log(`  memory at the end (MiB): ${await memoryComposition(service)}`);
   console.log(why ? `held: below ${rate} spans/s (the ${holdSeconds} s hold did not hold: ${why})` : `held: ${rate} spans/s`);
   return { figures: f, held: why === null };
 }

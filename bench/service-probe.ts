@@ -87,6 +87,23 @@ export function rssThirds(samples: readonly Sample[]): { thirds: number[]; peak:
   };
 }
 
+/**
+ * Where the process's memory is now, in MiB: the main thread's JS heap, buffers outside the
+ * heaps, what the embedded engine's memory tracker counts, and the rest of the RSS (the
+ * worker threads' heaps, allocators' retained free pages, code).
+ */
+export async function memoryComposition(service: AllInOne): Promise<string> {
+  const m = process.memoryUsage();
+  const result = await service.storage.client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: 'JSONEachRow' });
+  const engine = Number((await result.json<{ value: string }>())[0]?.value ?? 0);
+  const parts = { 'main JS heap': m.heapTotal, 'buffers outside the heaps': m.external, 'engine (tracked)': engine };
+  const rest = m.rss - Object.values(parts).reduce((a, b) => a + b, 0);
+  return [...Object.entries(parts), ['rest (worker heaps, allocator free pages, code)', rest] as const]
+    .map(([name, bytes]) => `${name} ${(bytes / MiB).toFixed(0)}`)
+    .join('; ')
+    .concat(` (RSS ${(m.rss / MiB).toFixed(0)} MiB)`);
+}
+
 /** Waits until the writers have emptied the ingest queue (or `maxSeconds` passed); the depth left. */
 export async function drainQueue(service: AllInOne, maxSeconds: number): Promise<number> {
   const deadline = performance.now() + maxSeconds * 1000;

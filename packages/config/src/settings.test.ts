@@ -40,6 +40,7 @@ describe('settings', () => {
       database: 'aos',
       cluster: undefined,
       dataDir: './data',
+      engineThreadsNice: 10,
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });

@@ -40,6 +40,9 @@ export const SETTINGS = {
     /** Set on a multi-node deployment: migrations use the cluster variant ON CLUSTER this name. */
     CLICKHOUSE_CLUSTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier'))),
     DATA_DIR: stringSetting('./data'),
+    /** Linux nice value of the embedded engine's own threads, so the threads that answer
+     *  exporters and API requests run first when the cores are busy (0: no change). */
+    ENGINE_THREADS_NICE: intSetting(10, 0, 19),
   },
   queue: {
     /** Unset in the all-in-one process: it starts a private redis-server under DATA_DIR. */
@@ -205,6 +208,7 @@ export function storageSettings(env: Env) {
     database: s.CLICKHOUSE_DATABASE,
     cluster: s.CLICKHOUSE_CLUSTER,
     dataDir: s.DATA_DIR,
+    engineThreadsNice: s.ENGINE_THREADS_NICE,
   };
 }
 export type StorageSettings = ReturnType<typeof storageSettings>;

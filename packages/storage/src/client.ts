@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
+import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { named, type QueryName } from './sql/query-name.ts';
 
@@ -74,6 +75,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
     await client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}` });
   }
+  const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
   return {
     client,
     engine: 'embedded',
@@ -85,7 +87,10 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
       const values = typeof body === 'string' ? body : body.length === 1 ? body[0]! : Buffer.concat(body);
       await connection.chdb.rawInsert({ table, columns, values, format });
     },
-    close: () => client.close(),
+    close: () => {
+      priority.stop();
+      return client.close();
+    },
   };
 }
 
