@@ -73,7 +73,11 @@ const FRAME_RULES: Array<{ url: RegExp; stage: Stage | ((role: JsRole) => Stage)
     stage: 'thread hand-off (postMessage, structured clone)',
   },
   { url: /\/apps\/ingest\/src\/pipeline\/enqueue/, stage: 'enqueue + serialization (BullMQ JSON, Redis client)' },
-  { url: /\/packages\/queue\/|\/bullmq\/|\/ioredis\/|\/@ioredis\/|\/msgpackr\/|\/redis-errors\/|\/cluster-key-slot\/|\/denque\//, stage: queueSide },
+  // span-batch-job.ts is the writer's side of a job: reading its rows key, removing it.
+  {
+    url: /\/packages\/queue\/|\/apps\/writer\/src\/span-batch-job|\/bullmq\/|\/ioredis\/|\/@ioredis\/|\/msgpackr\/|\/redis-errors\/|\/cluster-key-slot\/|\/denque\/|\/redis-parser\//,
+    stage: queueSide,
+  },
   // The one pass from export to rows (span-rows.ts, span-batch.ts) runs on a decode thread
   // (or inline for small bodies); a writer thread runs it only for jobs of the older shape.
   { url: /\/packages\/domain\/|\/apps\/writer\/src\/span-batch-encoder|\/apps\/ingest\/src\/pipeline\/span-rows|\/packages\/storage\/src\/spans\/span-batch/, stage: 'normalization' },

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
-import type { DeadLetter, SpanBatchPayload } from '@aos/queue';
+import { addSpanRowsJob, createRedisConnection, rowsKeyOf, type DeadLetter, type IngestJobPayload, type SpanBatchPayload } from '@aos/queue';
 import { readJson } from './support/api-types.ts';
-import { openIngestQueue } from './support/ingest-queue.ts';
+import { openIngestQueue, openIngestQueueOf } from './support/ingest-queue.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 let svc: TestService;
@@ -68,5 +68,50 @@ describe('GET /dead-letters', () => {
     await eventually(async () => ((await done.isCompleted()) ? true : undefined));
     const none = await svc.api(`/api/v1/dead-letters/${done.id}/retry`, { method: 'POST' });
     expect(await none.json()).toEqual({ retried: 0 });
+  });
+});
+
+describe('DELETE /dead-letters', () => {
+  it('removes a dead letter with its rows key, which it keeps until then so that a retry finds its rows', async () => {
+    const rowsQueue = openIngestQueueOf<IngestJobPayload>(svc);
+    const redis = createRedisConnection(svc.env.REDIS_URL!);
+    try {
+      // Rows the engine refuses: the insert fails on every attempt, so the batch is a dead letter.
+      const job = { projectId: 'default', receivedAtMs: Date.now(), rowCount: 1, deploymentIds: [], traceIds: ['t'], telemetryScores: [] };
+      const jobId = await addSpanRowsJob(rowsQueue.queue, job, Buffer.from('["not", "a span row"]\n'));
+      const rowsKey = rowsKeyOf(svc.env.QUEUE_PREFIX!, jobId);
+      await eventually(async () => ((await (await rowsQueue.queue.getJob(jobId))?.isFailed()) ? true : undefined));
+      const letter = (await readJson<{ data: DeadLetter[] }>(await svc.api('/api/v1/dead-letters'))).data.find((l) => l.jobId === jobId);
+      expect(letter).toMatchObject({ spanCount: 1, cause: 'storage_error' });
+      expect(await redis.exists(rowsKey)).toBe(1);
+      // Put back, it reads its rows again and fails on them again (a job without its rows would complete).
+      const failedOn = (await rowsQueue.queue.getJob(jobId))!.finishedOn!;
+      expect(await (await svc.api(`/api/v1/dead-letters/${jobId}/retry`, { method: 'POST' })).json()).toEqual({ retried: 1 });
+      await eventually(async () => {
+        const retried = await rowsQueue.queue.getJob(jobId);
+        return retried && (await retried.isFailed()) && retried.finishedOn! > failedOn ? true : undefined;
+      });
+      expect(await redis.exists(rowsKey)).toBe(1);
+
+      // Another project's letter is unknown to this one; a path that is no job id is a 400.
+      const theirs = (await queue.getFailed()).find((j) => j.data.projectId === 'someone-else')!;
+      expect((await svc.api(`/api/v1/dead-letters/${theirs.id}`, { method: 'DELETE' })).status).toBe(404);
+      expect((await svc.api('/api/v1/dead-letters/not-a-job', { method: 'DELETE' })).status).toBe(400);
+
+      const one = await svc.api(`/api/v1/dead-letters/${jobId}`, { method: 'DELETE' });
+      expect(one.status).toBe(200);
+      expect(await one.json()).toEqual({ removed: 1 });
+      expect(await rowsQueue.queue.getJob(jobId)).toBeUndefined();
+      expect(await redis.exists(rowsKey)).toBe(0);
+
+      // All of the project's: the broken export of the first test is the one left; the other project's stays.
+      const all = await svc.api('/api/v1/dead-letters', { method: 'DELETE' });
+      expect(await all.json()).toEqual({ removed: 1 });
+      expect((await readJson<{ data: DeadLetter[] }>(await svc.api('/api/v1/dead-letters'))).data).toEqual([]);
+      expect(await (await queue.getJob(theirs.id!))!.isFailed()).toBe(true);
+    } finally {
+      await redis.quit();
+      await rowsQueue.close();
+    }
   });
 });

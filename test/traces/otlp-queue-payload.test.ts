@@ -1,22 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queue } from 'bullmq';
-import { parseIngestJobPayload, type SpanRowsPayload } from '@aos/queue';
+import type { Job, Queue } from 'bullmq';
+import { createRedisConnection, parseIngestJobPayload, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload, type SpanRowsPayload } from '@aos/queue';
 import { readJson, type TraceDetail } from '../support/api-types.ts';
 import { openIngestQueueOf } from '../support/ingest-queue.ts';
-import { otlpExporter, tracerProvider } from '../support/otel.ts';
+import { otlpExporter, recordSpans, serializeSpans, tracerProvider } from '../support/otel.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
-let ingest: ReturnType<typeof openIngestQueueOf<SpanRowsPayload>>;
-let queue: Queue<SpanRowsPayload>;
+let ingest: ReturnType<typeof openIngestQueueOf<IngestJobPayload>>;
+let queue: Queue<IngestJobPayload>;
+let redis: Redis;
 
 beforeAll(async () => {
   svc = await startTestService();
-  ingest = openIngestQueueOf<SpanRowsPayload>(svc);
+  ingest = openIngestQueueOf<IngestJobPayload>(svc);
   queue = ingest.queue;
+  redis = createRedisConnection(svc.env.REDIS_URL!);
 });
 afterAll(async () => {
   await queue?.resume();
+  await redis?.quit();
   await ingest?.close();
   await svc?.stop();
 });
@@ -32,48 +35,125 @@ async function exportSpan(attributes: Record<string, string>): Promise<string> {
 }
 
 /** The one waiting job of a trace (the writer is paused, so it stays there). */
-async function waitingJobOf(traceId: string): Promise<SpanRowsPayload> {
-  return eventually(async () => {
+async function waitingJobOf(traceId: string): Promise<Job<SpanRowsKeyPayload>> {
+  const job = await eventually(async () => {
     const jobs = await queue.getWaiting();
-    return jobs.find((job) => job.data.traceIds?.includes(traceId))?.data;
+    return jobs.find((j) => 'traceIds' in j.data && j.data.traceIds.includes(traceId));
   }, 20_000, `the job of trace ${traceId}`);
+  return job as Job<SpanRowsKeyPayload>;
 }
 
-async function storedRows(traceId: string): Promise<number> {
+/** Versions of the trace's spans in the table, before the engine collapses repeats (no FINAL): a second insert of a batch shows here. */
+async function storedVersions(traceId: string): Promise<number> {
   const result = await svc.service.storage.client.query({
-    query: 'SELECT count() AS n FROM spans FINAL WHERE trace_id = {t:String}',
+    query: 'SELECT count() AS n FROM spans WHERE trace_id = {t:String}',
     query_params: { t: traceId },
     format: 'JSONEachRow',
   });
   return Number((await result.json<{ n: string }>())[0]!.n);
 }
 
+async function traceStored(traceId: string): Promise<TraceDetail> {
+  return eventually(async () => {
+    const res = await svc.api(`/api/v1/traces/${traceId}`);
+    return res.status === 200 ? readJson<TraceDetail>(res) : undefined;
+  });
+}
+
+const keyGone = async (key: string) => ((await redis.exists(key)) === 0 ? true : undefined);
+
 describe('the ingest queue', () => {
-  it('carries each export as ready-to-insert rows, and the writer stores each span once', async () => {
+  it('carries each export as rows in a key of their own, which the writer stores once and then removes', async () => {
     await queue.pause();
     // A small body is turned into rows on the receiving thread; one of 64 KiB or more on a decode thread.
     const small = await exportSpan({ 'gen_ai.request.model': 'gpt-4o' });
     const large = await exportSpan({ 'gen_ai.request.model': 'gpt-4o', note: 'x'.repeat(100_000) });
 
+    const keys: string[] = [];
     for (const traceId of [small, large]) {
-      const data = await waitingJobOf(traceId);
-      expect(Object.keys(data).sort()).toEqual(['deploymentIds', 'projectId', 'receivedAtMs', 'rowCount', 'rows', 'telemetryScores', 'traceIds']);
+      const job = await waitingJobOf(traceId);
+      const data = job.data;
+      expect(Object.keys(data).sort()).toEqual(['deploymentIds', 'projectId', 'receivedAtMs', 'rowCount', 'rowsKey', 'telemetryScores', 'traceIds']);
       expect(parseIngestJobPayload(data)).toEqual(data);
       expect(data).toMatchObject({ projectId: 'default', rowCount: 1, deploymentIds: [42], traceIds: [traceId], telemetryScores: [] });
-      // The rows hold the normalized span (its model promoted to a column), not the OTLP export.
-      expect(data.rows).toContain(traceId);
-      expect(data.rows).toContain('"gpt-4o"');
-      expect(data.rows).not.toContain('resourceSpans');
+      expect(data.rowsKey).toBe(rowsKeyOf(svc.env.QUEUE_PREFIX!, job.id!));
+      // No row text in the job's JSON: the span's name, service and model are only in the key.
+      expect(JSON.stringify(data)).not.toMatch(/llm call|queue-payload-test|gpt-4o/);
+      // The key holds the rows as bytes: the normalized span (its model promoted to a column), not the OTLP export.
+      const rows = (await redis.getBuffer(data.rowsKey))!.toString();
+      expect(rows.trim().split('\n')).toHaveLength(1);
+      expect(rows).toContain(traceId);
+      expect(rows).toContain('"gpt-4o"');
+      expect(rows).not.toContain('resourceSpans');
+      expect(rows.startsWith('[')).toBe(true); // raw JSONCompactEachRow, not a JSON string of it
+      keys.push(data.rowsKey);
     }
 
     await queue.resume();
     for (const traceId of [small, large]) {
-      const detail = await eventually(async () => {
-        const res = await svc.api(`/api/v1/traces/${traceId}`);
-        return res.status === 200 ? readJson<TraceDetail>(res) : undefined;
+      expect((await traceStored(traceId)).spanCount).toBe(1);
+      expect(await storedVersions(traceId)).toBe(1);
+    }
+    for (const key of keys) await eventually(() => keyGone(key), 20_000, `${key} removed`);
+  });
+
+  it('completes a job whose rows key is gone (its rows were stored by an attempt before) without storing them again', async () => {
+    await queue.pause();
+    const traceId = await exportSpan({ 'gen_ai.request.model': 'gpt-4o' });
+    const first = await waitingJobOf(traceId);
+    await queue.resume();
+    await traceStored(traceId);
+    await eventually(() => keyGone(first.data.rowsKey));
+
+    // The same job again, as BullMQ retries one whose writer died after removing the key and before completing it.
+    const again = await queue.add('batch', first.data, { jobId: first.id!, removeOnComplete: false });
+    const result = await eventually(async () => ((await again.isCompleted()) ? (await queue.getJob(again.id!))!.returnvalue : undefined));
+    expect(result).toEqual({ spans: 0 });
+    expect(await storedVersions(traceId)).toBe(1);
+    expect((await traceStored(traceId)).spanCount).toBe(1);
+  });
+
+  it('still stores a job of the previous shape, its rows inline in the job', async () => {
+    await queue.pause();
+    const traceId = await exportSpan({ 'gen_ai.request.model': 'gpt-4o' });
+    const queued = await waitingJobOf(traceId);
+    const rows = (await redis.getBuffer(queued.data.rowsKey))!.toString();
+    // Taken out of the queue and put back in the shape the version before queued.
+    await queued.remove();
+    await redis.del(queued.data.rowsKey);
+    const { rowsKey: _key, ...fields } = queued.data;
+    const inline: SpanRowsPayload = { ...fields, rows };
+    await queue.add('batch', inline);
+    await queue.resume();
+
+    const detail = await traceStored(traceId);
+    expect(detail.spanCount).toBe(1);
+    expect(detail.spans[0]?.model).toBe('gpt-4o');
+    expect(await storedVersions(traceId)).toBe(1);
+  });
+
+  it('refuses the export (503) and leaves no rows behind when the job cannot be added after its rows were written', async () => {
+    await queue.pause();
+    const prefix = svc.env.QUEUE_PREFIX!;
+    const rowsKeys = async () => (await redis.keys(rowsKeyOf(prefix, '*'))).sort();
+    const before = await rowsKeys();
+    // Rows are written (a plain SET), then BullMQ's add script fails on the queue's own list.
+    const wait = `${prefix}:span-batches:wait`;
+    const waiting = await redis.dump(wait);
+    await redis.set(wait, 'not a list');
+    try {
+      const refused = await svc.api('/api/v1/traces/otlp', {
+        method: 'POST',
+        body: serializeSpans(recordSpans(2), 'json') as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': 'application/json' },
       });
-      expect(detail.spanCount).toBe(1);
-      expect(await storedRows(traceId)).toBe(1);
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({ code: 14, message: 'the ingest queue is unavailable; retry later' });
+      expect(await rowsKeys()).toEqual(before);
+    } finally {
+      await redis.del(wait);
+      if (waiting) await redis.restore(wait, 0, waiting);
+      await queue.resume();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { PriceTable } from '@aos/domain';
-import { parseIngestJobPayload, type IngestJobPayload } from '@aos/queue';
+import { parseIngestJobPayload, type IngestJobPayload, type SpanBatchPayload, type SpanRowsPayload } from '@aos/queue';
 import { encodeSpanBatch, type EncodedSpanBatch } from '@aos/storage';
 
 /** A job's rows ready for the batcher, and what follows once they are stored. */
@@ -10,24 +10,26 @@ export interface EncodedBatch extends EncodedSpanBatch {
   receivedAtMs: number;
 }
 
+/** The payload of an ingest job in whichever shape it was queued; one of the wrong shape never succeeds, so it goes straight to the dead letters. */
+export function parseSpanBatchJob(data: unknown): IngestJobPayload {
+  try {
+    return parseIngestJobPayload(data);
+  } catch (err) {
+    throw new UnrecoverableError(`invalid span batch payload: ${(err as Error).message}`);
+  }
+}
+
 /**
- * Turns one ingest job into rows for the batcher. Ingest queues rows ready to insert, taken
- * as they are; a job queued by an older version carries the decoded export, which is
- * normalized and encoded here. Pure CPU work, so it can run on the main thread or a worker thread.
+ * Turns a job queued by an older version into rows for the batcher: rows inline in the
+ * job's JSON are taken as they are (in UTF-8); a decoded export is normalized and encoded
+ * here. Pure CPU work, so it can run on the main thread or a worker thread.
  */
 export function createSpanBatchEncoder(opts: { prices: PriceTable; maxValueBytes: number }) {
-  return (data: unknown): EncodedBatch => {
-    let payload: IngestJobPayload;
-    try {
-      payload = parseIngestJobPayload(data);
-    } catch (err) {
-      // A payload of the wrong shape will never succeed: straight to the dead letters.
-      throw new UnrecoverableError(`invalid span batch payload: ${(err as Error).message}`);
-    }
+  return (payload: SpanRowsPayload | SpanBatchPayload): EncodedBatch => {
     const { projectId, receivedAtMs } = payload;
     if ('rows' in payload) {
       const { rows, rowCount, deploymentIds, traceIds, telemetryScores } = payload;
-      return { projectId, receivedAtMs, chunk: rows, rows: rowCount, deploymentIds, traceIds, telemetryScores };
+      return { projectId, receivedAtMs, chunk: Buffer.from(rows), rows: rowCount, deploymentIds, traceIds, telemetryScores };
     }
     const batch = encodeSpanBatch(payload.export, {
       projectId,

@@ -1,12 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { WriterSettings } from '@aos/config';
-import { loadPrices } from '@aos/domain';
+import { loadPrices, type PriceTable } from '@aos/domain';
 import type { Logger, LogLevel } from '@aos/log';
 import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
-import { createSpanBatchEncoder, type EncodedBatch } from './span-batch-encoder.ts';
+import type { EncodedBatch } from './span-batch-encoder.ts';
+import { createSpanBatchJobRunner, type StoreBatch } from './span-batch-job.ts';
 import type { SpanLogJoin } from './span-log-join.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
@@ -37,8 +38,8 @@ export interface SpanBatchProcessor {
 export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatchProcessor {
   const { settings } = deps;
   const prices = loadPrices(settings.modelPricesFile); // fails fast on a bad price file
-  // Items are JSONEachRow chunks, one per job, each standing for that job's rows.
-  const batcher = new InsertBatcher<string>({
+  // Items are the UTF-8 bytes of JSONCompactEachRow chunks, one per job, each standing for that job's rows.
+  const batcher = new InsertBatcher<Uint8Array>({
     maxRows: settings.batchMaxRows,
     maxWaitMs: settings.batchMaxWaitMs,
     maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
@@ -46,7 +47,7 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   });
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers end a job's processing here.
-  const storeBatch = async (batch: EncodedBatch) => {
+  const storeBatch: StoreBatch = async (batch: EncodedBatch) => {
     await Promise.all([
       batcher.add([batch.chunk], batch.rows),
       registerDeployments(batch.projectId, batch.deploymentIds),
@@ -60,7 +61,7 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   const workers =
     settings.threads > 0
       ? startWriterThreads({ ...deps, onOutcome }, storeBatch)
-      : startInThread({ ...deps, onOutcome }, storeBatch, createSpanBatchEncoder({ prices, maxValueBytes: settings.maxAttributeBytes }));
+      : startInThread({ ...deps, onOutcome }, storeBatch, prices);
   return {
     stats: Object.defineProperties(workers.stats as SpanBatchProcessor['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
@@ -82,10 +83,11 @@ interface RunningWorkers {
 
 function startInThread(
   deps: SpanBatchProcessorDeps & { onOutcome(outcome: JobOutcome): void },
-  storeBatch: (batch: EncodedBatch) => Promise<void>,
-  processBatch: ReturnType<typeof createSpanBatchEncoder>,
+  storeBatch: StoreBatch,
+  prices: PriceTable,
 ): RunningWorkers {
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
+  const runJob = createSpanBatchJobRunner({ redis: connection, prefix: deps.prefix, prices, maxValueBytes: deps.settings.maxAttributeBytes, logger: deps.logger });
   const started = startWorker({
     queue: INGEST_QUEUE,
     connection,
@@ -98,9 +100,7 @@ function startInThread(
     processor: async (job) => {
       // Let ingest requests in the same process run before milliseconds of CPU work.
       await yieldToEventLoop();
-      const batch = processBatch(job.data);
-      await storeBatch(batch);
-      return { spans: batch.rows };
+      return runJob(job, storeBatch);
     },
   });
   return {
@@ -113,12 +113,12 @@ function startInThread(
 }
 
 /** Runs one insert of encoded rows, timing it and counting its rows and bytes as inserted once it succeeds. */
-async function timedInsert(metrics: Metrics, table: string, chunks: readonly string[], rows: number, insert: () => Promise<void>): Promise<void> {
+async function timedInsert(metrics: Metrics, table: string, chunks: readonly Uint8Array[], rows: number, insert: () => Promise<void>): Promise<void> {
   const end = metrics.insertDuration.startTimer({ table });
   await insert();
   end();
   metrics.insertedRows.inc({ table }, rows);
-  metrics.insertedBytes.inc({ table }, chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0));
+  metrics.insertedBytes.inc({ table }, chunks.reduce((n, chunk) => n + chunk.byteLength, 0));
 }
 
 /** Deployment ids already recorded by this process; bounded so a flood of ids cannot grow it forever. */

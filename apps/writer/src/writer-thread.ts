@@ -3,25 +3,40 @@ import { loadPrices } from '@aos/domain';
 import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
 import { StorageUnavailableError, isStorageUnavailable } from '@aos/storage';
-import { createSpanBatchEncoder } from './span-batch-encoder.ts';
+import type { EncodedBatch } from './span-batch-encoder.ts';
+import { createSpanBatchJobRunner } from './span-batch-job.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
 
-// A writer thread: takes jobs from the queue and does their CPU work (parse the payload;
-// normalize and encode a job queued in the older shape) off the main thread, then hands
-// the encoded rows to the main thread, which owns the storage connection and batches them
-// into inserts. A job completes only when the main thread says its rows are stored.
+// A writer thread: takes jobs from the queue and does their work up to the insert (parse
+// the payload, read its rows from Redis; normalize and encode a job queued in the older
+// shape) off the main thread, then hands the encoded rows to the main thread, which owns the storage connection and batches them
+// into inserts. A job completes only when the main thread says its rows are stored (and its rows key is removed).
 const data = workerData as WriterThreadData;
 const port = parentPort!;
 const send = (message: FromWriterThread) => port.postMessage(message);
 const logger = createLogger(data.logLevel, { service: 'writer', thread: data.threadIndex });
-const processBatch = createSpanBatchEncoder({
-  prices: loadPrices(data.settings.modelPricesFile),
-  maxValueBytes: data.settings.maxAttributeBytes,
-});
-
 const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();
 let nextId = 0;
 const connection = createRedisConnection(data.redisUrl, logger);
+const runJob = createSpanBatchJobRunner({
+  redis: connection,
+  prefix: data.prefix,
+  prices: loadPrices(data.settings.modelPricesFile),
+  maxValueBytes: data.settings.maxAttributeBytes,
+  logger,
+});
+
+/** Hands a job's rows to the main thread and waits until it has stored them. */
+function storeOnMainThread(batch: EncodedBatch): Promise<void> {
+  const id = nextId++;
+  const stored = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
+  // The bytes are moved, not copied, to the main thread; a view into a larger buffer (a
+  // Redis reply is a slice of the client's pool) is copied out first, as moving the pool
+  // would take it from the client and cloning it would copy all of it.
+  const chunk = batch.chunk.byteOffset === 0 && batch.chunk.byteLength === batch.chunk.buffer.byteLength ? batch.chunk : new Uint8Array(batch.chunk);
+  port.postMessage({ type: 'rows', id, batch: { ...batch, chunk } } satisfies FromWriterThread, [chunk.buffer as ArrayBuffer]);
+  return stored;
+}
 const { worker } = startWorker({
   queue: INGEST_QUEUE,
   connection,
@@ -32,14 +47,7 @@ const { worker } = startWorker({
   unavailable: isStorageUnavailable,
   // Counted on the main thread, whose registry /metrics reads.
   onOutcome: (outcome) => send({ type: 'job', outcome }),
-  processor: async (job) => {
-    const batch = processBatch(job.data);
-    const id = nextId++;
-    const stored = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
-    send({ type: 'rows', id, batch });
-    await stored;
-    return { spans: batch.rows };
-  },
+  processor: (job) => runJob(job, storeOnMainThread),
 });
 
 port.on('message', async (message: ToWriterThread) => {

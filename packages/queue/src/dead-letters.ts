@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import { isSpanRowsPayload, type IngestJobPayload } from './ingest-queue.ts';
+import { prefixOf, redisOf, rowsKeyOf } from './span-rows-key.ts';
 
 export interface DeadLetter {
   jobId: string;
@@ -80,7 +81,27 @@ export async function retryDeadLetters(queue: Queue<IngestJobPayload>, opts: { p
   return retried;
 }
 
-/** Ids of the project's dead letters, all collected before any is retried (retrying shifts the failed set's pages). */
+/**
+ * Removes a project's dead letters for good: the one with `jobId`, or all of them, each
+ * with its rows (the key a failed job keeps so that a retry finds them). Answers how many
+ * were removed; a letter that is no longer failed (or another project's) is left alone.
+ */
+export async function removeDeadLetters(queue: Queue<IngestJobPayload>, opts: { projectId: string; jobId?: string }): Promise<number> {
+  const ids = opts.jobId !== undefined ? [opts.jobId] : await failedJobIds(queue, opts.projectId);
+  const redis = await redisOf(queue);
+  let removed = 0;
+  for (const id of ids) {
+    const job = await queue.getJob(id);
+    if (!job || job.data?.projectId !== opts.projectId || !(await job.isFailed())) continue;
+    await job.remove();
+    // By the job's id, not its data: a malformed letter's rows go too (older shapes have no key; deleting none is harmless).
+    await redis.del(rowsKeyOf(prefixOf(queue), id));
+    removed += 1;
+  }
+  return removed;
+}
+
+/** Ids of the project's dead letters, all collected before any is retried or removed (either shifts the failed set's pages). */
 async function failedJobIds(queue: Queue<IngestJobPayload>, projectId: string): Promise<string[]> {
   const ids: string[] = [];
   const pageSize = 500;

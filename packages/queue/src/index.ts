@@ -4,16 +4,20 @@ export type { Redis } from './redis.ts';
 export {
   INGEST_QUEUE,
   createIngestQueue,
+  isSpanRowsKeyPayload,
   isSpanRowsPayload,
   parseIngestJobPayload,
   spanBatchJobOptions,
   spanBatchPayloadSchema,
+  spanRowsKeyPayloadSchema,
   spanRowsPayloadSchema,
 } from './ingest-queue.ts';
-export type { IngestJobPayload, SpanBatchJob, SpanBatchPayload, SpanRowsPayload } from './ingest-queue.ts';
+export type { IngestJobPayload, SpanBatchJob, SpanBatchPayload, SpanRowsKeyPayload, SpanRowsPayload } from './ingest-queue.ts';
+export { addSpanRowsJob, deleteJobRows, readJobRows, rowsKeyOf } from './span-rows-key.ts';
+export type { SpanRowsJob } from './span-rows-key.ts';
 export { countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
-export { countSpans, listDeadLetters, retryDeadLetters } from './dead-letters.ts';
+export { countSpans, listDeadLetters, removeDeadLetters, retryDeadLetters } from './dead-letters.ts';
 export type { DeadLetter, DeadLetterCause } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,

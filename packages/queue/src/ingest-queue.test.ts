@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countSpans } from './dead-letters.ts';
-import { parseIngestJobPayload, type SpanBatchPayload, type SpanRowsPayload } from './ingest-queue.ts';
+import { parseIngestJobPayload, type SpanBatchPayload, type SpanRowsKeyPayload, type SpanRowsPayload } from './ingest-queue.ts';
+import { rowsKeyOf } from './span-rows-key.ts';
 
 const rowsPayload: SpanRowsPayload = {
   projectId: 'p1',
@@ -13,6 +14,9 @@ const rowsPayload: SpanRowsPayload = {
     { id: 's1', traceId: 'trace-a', spanId: 'span-1', name: 'relevance', value: 0.5, label: null, explanation: '', responseId: null, timeMs: 1 },
   ],
 };
+
+const { rows: _inline, ...rowsFields } = rowsPayload;
+const keyPayload: SpanRowsKeyPayload = { ...rowsFields, rowsKey: rowsKeyOf('aos', '0b9f3c1e-5c1a-4d0e-9a53-2f1f7d1c8e11') };
 
 const exportPayload: SpanBatchPayload = {
   projectId: 'p1',
@@ -50,7 +54,21 @@ const exportPayload: SpanBatchPayload = {
 };
 
 describe('ingest job payloads', () => {
-  it('takes the rows shape as it is, rows untouched', () => {
+  it('takes the rows-key shape as it is, naming a key beside the job\'s own', () => {
+    expect(parseIngestJobPayload(keyPayload)).toEqual(keyPayload);
+    expect(keyPayload.rowsKey).toBe('aos:span-batches:rows:0b9f3c1e-5c1a-4d0e-9a53-2f1f7d1c8e11');
+  });
+
+  it.each([
+    ['an empty key', { ...keyPayload, rowsKey: '' }],
+    ['a key that is not a string', { ...keyPayload, rowsKey: 7 }],
+    ['no row count', { ...keyPayload, rowCount: undefined }],
+    ['trace ids that are not strings', { ...keyPayload, traceIds: [1] }],
+  ])('refuses a rows-key payload with %s', (_, data) => {
+    expect(() => parseIngestJobPayload(data)).toThrow();
+  });
+
+  it('still takes the inline rows shape queued by the version before, rows untouched', () => {
     expect(parseIngestJobPayload(rowsPayload)).toEqual(rowsPayload);
   });
 
@@ -79,13 +97,15 @@ describe('ingest job payloads', () => {
 });
 
 describe('countSpans (dead letters)', () => {
-  it('counts the spans of either shape', () => {
+  it('counts the spans of every shape, rows by their row count', () => {
+    expect(countSpans(keyPayload)).toBe(2);
     expect(countSpans(rowsPayload)).toBe(2);
     expect(countSpans(exportPayload)).toBe(1);
   });
 
   it('answers null for a payload too malformed to count', () => {
     expect(countSpans({ ...rowsPayload, rowCount: 'two' } as unknown as SpanRowsPayload)).toBeNull();
+    expect(countSpans({ ...keyPayload, rowCount: -1 })).toBeNull();
     expect(countSpans({ ...exportPayload, export: { resourceSpans: 'broken' } } as unknown as SpanBatchPayload)).toBeNull();
   });
 });

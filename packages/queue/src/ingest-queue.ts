@@ -81,48 +81,73 @@ const telemetryScoreSchema = v.object({
   timeMs: v.number(),
 });
 
-/**
- * The payload ingest queues: the spans normalized and encoded, plus what the writer does
- * once they are stored. Checking it costs a few fields, not a walk over every span: the
- * rows were checked when ingest built them.
- */
-export const spanRowsPayloadSchema = v.object({
+/** What both row shapes carry besides the rows: the spans' count, and what the writer does once they are stored. */
+const rowsJobEntries = {
   projectId: v.pipe(v.string(), v.minLength(1)),
   /** When ingest accepted the request, milliseconds since the epoch. */
   receivedAtMs: v.number(),
-  /** The rows as encodeSpanRows (@aos/storage) wrote them; opaque to the queue. */
-  rows: v.string(),
   rowCount: v.pipe(v.number(), v.integer(), v.minValue(1)),
   deploymentIds: v.array(v.number()),
   traceIds: v.array(v.string()),
   telemetryScores: v.array(telemetryScoreSchema),
+};
+
+/**
+ * The payload ingest queues: the spans normalized and encoded, whose rows wait as raw bytes
+ * under a Redis key of their own (rowsKeyOf), so BullMQ's JSON does not escape them a
+ * second time. Checking it costs a few fields, not a walk over every span: the rows were
+ * checked when ingest built them.
+ */
+export const spanRowsKeyPayloadSchema = v.object({
+  ...rowsJobEntries,
+  /** The key of the rows (rowsKeyOf the job); the writer deletes it once the job's work is done. */
+  rowsKey: v.pipe(v.string(), v.minLength(1)),
 });
 
-export interface SpanRowsPayload {
+export interface SpanRowsKeyPayload {
   projectId: string;
   receivedAtMs: number;
-  rows: string;
+  rowsKey: string;
   rowCount: number;
   deploymentIds: number[];
   traceIds: string[];
   telemetryScores: TelemetryScore[];
 }
 
+/** The payload of the version before, the rows inline in the job's JSON; the writer still takes it. */
+export const spanRowsPayloadSchema = v.object({
+  ...rowsJobEntries,
+  /** The rows as encodeSpanRows (@aos/storage) wrote them; opaque to the queue. */
+  rows: v.string(),
+});
+
+export interface SpanRowsPayload extends Omit<SpanRowsKeyPayload, 'rowsKey'> {
+  rows: string;
+}
+
 const _rowsSchemaMatchesTypes: (p: SpanRowsPayload) => v.InferOutput<typeof spanRowsPayloadSchema> = (p) => p;
 void _rowsSchemaMatchesTypes;
+const _keySchemaMatchesTypes: (p: SpanRowsKeyPayload) => v.InferOutput<typeof spanRowsKeyPayloadSchema> = (p) => p;
+void _keySchemaMatchesTypes;
 
 /** Any job of the ingest queue: what ingest queues now, or what an older version queued. */
-export type IngestJobPayload = SpanRowsPayload | SpanBatchPayload;
+export type IngestJobPayload = SpanRowsKeyPayload | SpanRowsPayload | SpanBatchPayload;
 
 /** The payload of an ingest job, in whichever shape it was queued; throws (valibot's ValiError) on anything else. */
 export function parseIngestJobPayload(data: unknown): IngestJobPayload {
+  if (isSpanRowsKeyPayload(data)) return v.parse(spanRowsKeyPayloadSchema, data);
   if (isSpanRowsPayload(data)) return v.parse(spanRowsPayloadSchema, data);
   return v.parse(spanBatchPayloadSchema, data) as unknown as SpanBatchPayload;
 }
 
-/** Whether a job was queued as rows (it names its rows), before its fields are checked. */
-export function isSpanRowsPayload<T>(data: T): data is T & SpanRowsPayload {
-  return typeof data === 'object' && data !== null && 'rows' in data;
+/** Whether a job was queued with its rows under a key of their own (it names the key), before its fields are checked. */
+export function isSpanRowsKeyPayload<T>(data: T): data is T & SpanRowsKeyPayload {
+  return typeof data === 'object' && data !== null && 'rowsKey' in data;
+}
+
+/** Whether a job was queued as rows, inline or under a key, before its fields are checked. */
+export function isSpanRowsPayload<T>(data: T): data is T & (SpanRowsPayload | SpanRowsKeyPayload) {
+  return typeof data === 'object' && data !== null && ('rows' in data || 'rowsKey' in data);
 }
 
 export interface IngestQueueOptions {

@@ -22,6 +22,9 @@ const SESSION_SETTINGS: ClickHouseSettings = {
 /** Text row formats both engines parse; table and column names come from code, never input. */
 export type RowFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated' | 'CSV';
 
+/** Encoded rows: a text, or UTF-8 bytes in parts (as they came from Redis), never turned into a JS string. */
+export type RowsBody = string | readonly Uint8Array[];
+
 export class StorageUnavailableError extends Error {
   override name = 'StorageUnavailableError';
 }
@@ -36,10 +39,11 @@ export interface Storage {
   /** The cluster name when the schema is the replicated/distributed variant. */
   readonly cluster: string | undefined;
   /**
-   * Inserts pre-encoded rows (one text in `format`) through the fastest path each engine has;
-   * `name` goes to a server as the insert's `log_comment` (see sql/query-name.ts).
+   * Inserts pre-encoded rows (one text in `format`, or its UTF-8 bytes in parts that follow
+   * each other) through the fastest path each engine has; `name` goes to a server as the
+   * insert's `log_comment` (see sql/query-name.ts).
    */
-  insertRows(table: string, columns: readonly string[], format: RowFormat, body: string, name?: QueryName): Promise<void>;
+  insertRows(table: string, columns: readonly string[], format: RowFormat, body: RowsBody, name?: QueryName): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,8 +83,9 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     // `name` is left unused, as named() leaves it on the embedded engine (and rawInsert takes no settings).
     async insertRows(table, columns, format, body) {
       if (body.length === 0) return;
-      // rawInsert hands the text to chDB's parallel parser without going through SQL text.
-      await connection.chdb.rawInsert({ table, columns, values: body, format });
+      // rawInsert hands the text or bytes to chDB's parallel parser without going through SQL text.
+      const values = typeof body === 'string' ? body : body.length === 1 ? body[0]! : Buffer.concat(body);
+      await connection.chdb.rawInsert({ table, columns, values, format });
     },
     close: () => {
       priority.stop();
@@ -136,7 +141,8 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
       if (body.length === 0) return;
       const result = await client.exec({
         query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT ${format}`,
-        values: Readable.from([body]),
+        // Parts are streamed one after the other, not joined first.
+        values: Readable.from(typeof body === 'string' ? [body] : body),
         ...(name === undefined ? {} : named({ engine: 'server' }, name)),
       });
       result.stream.destroy();

@@ -39,8 +39,8 @@ describe('readSpanRows', () => {
     if (!result.ok) throw new Error(result.message);
     expect(result).toMatchObject({ acceptedSpans: 2, rejectedSpans: 0, maskedSpans: 0, outputHits: [] });
     expect(result.batch).toMatchObject({ rows: 2, deploymentIds: [12], traceIds: [TRACE_A, TRACE_B], telemetryScores: [] });
-    expect(result.batch!.chunk.trim().split('\n')).toHaveLength(2);
-    expect(result.batch!.chunk).toContain('"gpt-4o"');
+    expect(Buffer.from(result.batch!.chunk).toString().trim().split('\n')).toHaveLength(2);
+    expect(Buffer.from(result.batch!.chunk).toString()).toContain('"gpt-4o"');
   });
 
   it('masks before it encodes: no raw value in the rows, the rule on the row, output hits for the findings', () => {
@@ -51,8 +51,8 @@ describe('readSpanRows', () => {
       prices,
     );
     if (!result.ok) throw new Error(result.message);
-    expect(result.batch!.chunk).not.toContain(email);
-    expect(result.batch!.chunk).toContain('emails');
+    expect(Buffer.from(result.batch!.chunk).toString()).not.toContain(email);
+    expect(Buffer.from(result.batch!.chunk).toString()).toContain('emails');
     expect(result.maskedSpans).toBe(1);
     expect(result.outputHits).toEqual([{ traceId: TRACE_A, rules: ['emails'] }]);
   });

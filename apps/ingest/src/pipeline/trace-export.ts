@@ -1,5 +1,5 @@
 import { loadPrices } from '@aos/domain';
-import type { IngestJobPayload, SpanRowsPayload } from '@aos/queue';
+import { addSpanRowsJob, type IngestJobPayload } from '@aos/queue';
 import { createBackpressure, type Backpressure } from '../backpressure.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { createDecodePool, type DecodePool } from './decode-pool.ts';
@@ -20,7 +20,7 @@ export interface TraceExportResult {
 export interface TraceExportPipeline {
   /**
    * Admits, reads, decodes, validates, masks and normalizes one ExportTraceServiceRequest,
-   * and resolves once its spans are in Redis as rows ready to insert. Throws IngestRefusal for anything the exporter is told.
+   * and resolves once its spans are in Redis as rows ready to insert (their bytes under a key of their own, the job naming it). Throws IngestRefusal for anything the exporter is told.
    */
   export(call: ExportCall): Promise<TraceExportResult>;
   /** Largest message after decompression (INGEST_MAX_BODY_BYTES); transports enforce it while reading. */
@@ -75,8 +75,8 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
 
   if (result.batch) {
     const { chunk, rows, deploymentIds, traceIds, telemetryScores } = result.batch;
-    const payload: SpanRowsPayload = { projectId, receivedAtMs, rows: chunk, rowCount: rows, deploymentIds, traceIds, telemetryScores };
-    await enqueueOrRefuse(() => deps.queue.add('batch', payload), deps.logger, { projectId, spans: result.acceptedSpans });
+    const job = { projectId, receivedAtMs, rowCount: rows, deploymentIds, traceIds, telemetryScores };
+    await enqueueOrRefuse(() => addSpanRowsJob(deps.queue, job, chunk), deps.logger, { projectId, spans: result.acceptedSpans });
   }
   deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
   deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);

@@ -298,6 +298,7 @@ export const deadLetter = v.object({
   reason: text,
 });
 export const retried = v.object({ retried: count });
+export const removed = v.object({ removed: count });
 
 const maskingRule = v.looseObject({
   name: text,

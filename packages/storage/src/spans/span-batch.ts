@@ -4,8 +4,8 @@ import { encodeSpanRows } from './writes.ts';
 
 /** One export's spans ready to insert, and what the writer does with them once they are stored. */
 export interface EncodedSpanBatch {
-  /** The rows as encodeSpanRows wrote them; opaque to everything but insertEncodedSpans. */
-  chunk: string;
+  /** The rows as encodeSpanRows wrote them, in UTF-8: what Redis holds and the engine parses, with no JS string between. */
+  chunk: Uint8Array;
   rows: number;
   /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
   deploymentIds: number[];
@@ -22,7 +22,7 @@ export interface EncodedSpanBatch {
 export function encodeSpanBatch(batch: OtlpTraceExport, context: NormalizeContext): EncodedSpanBatch {
   const rows = spanRowsFromExport(batch, context);
   return {
-    chunk: encodeSpanRows(rows),
+    chunk: Buffer.from(encodeSpanRows(rows)),
     rows: rows.length,
     deploymentIds: deploymentIdsOf(batch.resourceSpans),
     ...tracesAndScoresOf(batch),

@@ -40,7 +40,7 @@ export function encodeSpanRows(rows: readonly SpanRow[]): string {
  * Inserts blocks of encoded spans as one insert. Replaying the same rows is harmless:
  * the table collapses equal keys and every read uses FINAL.
  */
-export async function insertEncodedSpans(storage: Storage, chunks: readonly string[]): Promise<void> {
+export async function insertEncodedSpans(storage: Storage, chunks: readonly Uint8Array[]): Promise<void> {
   if (chunks.length === 0) return;
-  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', chunks.length === 1 ? chunks[0]! : chunks.join(''), 'spans.write');
+  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', chunks, 'spans.write');
 }

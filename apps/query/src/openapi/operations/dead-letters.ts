@@ -29,4 +29,21 @@ export const deadLetterOperations: Operation[] = [
     responses: { 200: { description: 'How many went back (0 or 1)', json: s.retried } },
     errors: [404],
   },
+  {
+    method: 'delete',
+    path: '/api/v1/dead-letters',
+    summary: "Remove all of the project's dead letters for good, with their rows",
+    scope: 'admin',
+    responses: { 200: { description: 'How many were removed', json: s.removed } },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/dead-letters/{jobId}',
+    summary: 'Remove one dead letter for good, with its rows',
+    description: '`{"removed":0}` when it is no longer a dead letter (it was put back, or stored).',
+    scope: 'admin',
+    pathParams: { jobId: 'the jobId of a dead letter' },
+    responses: { 200: { description: 'How many were removed (0 or 1)', json: s.removed } },
+    errors: [404],
+  },
 ];
