@@ -271,7 +271,7 @@ describe('GET /traces/sessions/:sessionId', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const session = await eventually(async () => {
       const s = await get('/sess-d');
-      return s.status === 200 ? ((await s.json()) as any) : undefined;
+      return s.status === 200 ? ((await s.json()) as { traceCount: number; inputTokens: number; lastActivity: string }) : undefined;
     }, 20_000, 'the session to be stored');
     expect([session.traceCount, session.inputTokens, session.lastActivity]).toEqual([1, 70, iso(at(-3 * 3600 + 50 * 60 + 1))]);
   });
