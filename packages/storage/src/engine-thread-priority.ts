@@ -28,6 +28,15 @@ export interface EngineThreadPriority {
  * a "node" thread are caught by the next scan. Linux only; elsewhere a no-op.
  */
 export function lowerEngineThreadPriority(nice: number, scanIntervalMs = 1000): EngineThreadPriority {
+  const none = { lowered: 0, stop() {} };
+  let base: number;
+  try {
+    base = nicenessOf(process.pid);
+  } catch {
+    return none; // no /proc: not Linux
+  }
+  // A process already at this nice value or below it has nothing to give way to.
+  if (nice <= base) return none;
   const seen = new Set<number>();
   let lowered = 0;
   const scan = () => {
@@ -35,7 +44,7 @@ export function lowerEngineThreadPriority(nice: number, scanIntervalMs = 1000): 
     try {
       tids = readdirSync(TASKS).map(Number);
     } catch {
-      return; // no /proc: not Linux
+      return; // /proc went away (a sandbox unmounting it): nothing to renice
     }
     const alive = new Set(tids);
     for (const tid of seen) if (!alive.has(tid)) seen.delete(tid);
@@ -46,7 +55,7 @@ export function lowerEngineThreadPriority(nice: number, scanIntervalMs = 1000): 
         if (isNodeThread(tid, readFileSync(`${TASKS}/${tid}/comm`, 'utf8').trim())) continue;
         // Only threads at the process's own priority: the engine raises a few of its own
         // (its memory tracker runs at -20), and those keep what it chose.
-        if (nicenessOf(tid) !== 0) continue;
+        if (nicenessOf(tid) !== base) continue;
         setPriority(tid, nice);
         lowered += 1;
       } catch {
@@ -54,7 +63,6 @@ export function lowerEngineThreadPriority(nice: number, scanIntervalMs = 1000): 
       }
     }
   };
-  if (nice === 0) return { lowered: 0, stop() {} };
   scan();
   const timer = setInterval(scan, scanIntervalMs);
   timer.unref();
