@@ -50,7 +50,7 @@ async function foldStored(storage: Storage, projectId: string, keys: readonly Sp
     // Above the stored version, and above what a replay of the span's batch would carry.
     changed.push({ ...folded, ingested_at: Math.max(Number(row.ingested_at) + 1, now) });
   }
-  if (changed.length > 0) await insertEncodedSpans(storage, [Buffer.from(encodeSpanRows(changed))]);
+  if (changed.length > 0) await insertEncodedSpans(storage, encodeSpanRows(changed));
 }
 
 function sameFold(a: SpanRow, b: SpanRow): boolean {

@@ -9,8 +9,9 @@ import type { FromWriterThread, ToWriterThread, WriterThreadData } from './write
 
 // A writer thread: takes jobs from the queue and does their work up to the insert (parse
 // the payload, read its rows from Redis; normalize and encode a job queued in the older
-// shape) off the main thread, then hands the encoded rows to the main thread, which owns the storage connection and batches them
-// into inserts. A job completes only when the main thread says its rows are stored (and its rows key is removed).
+// shape) off the main thread, then hands the encoded rows to the main thread, which owns
+// the storage connection and batches them into inserts. A job completes only when the
+// main thread says its rows are stored (and its rows key is removed).
 const data = workerData as WriterThreadData;
 const port = parentPort!;
 const send = (message: FromWriterThread) => port.postMessage(message);

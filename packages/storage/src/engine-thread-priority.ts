@@ -46,13 +46,14 @@ export function lowerEngineThreadPriority(nice: number, scanIntervalMs = 1000): 
     } catch {
       return; // /proc went away (a sandbox unmounting it): nothing to renice
     }
+    const nodeNames = nodeThreadNames();
     const alive = new Set(tids);
     for (const tid of seen) if (!alive.has(tid)) seen.delete(tid);
     for (const tid of tids) {
       if (seen.has(tid)) continue;
       seen.add(tid);
       try {
-        if (isNodeThread(tid, readFileSync(`${TASKS}/${tid}/comm`, 'utf8').trim())) continue;
+        if (tid === process.pid || isNodeThread(readFileSync(`${TASKS}/${tid}/comm`, 'utf8').trim(), nodeNames)) continue;
         // Only threads at the process's own priority: the engine raises a few of its own
         // (its memory tracker runs at -20), and those keep what it chose.
         if (nicenessOf(tid) !== base) continue;
@@ -76,16 +77,21 @@ export function lowerEngineThreadPriority(nice: number, scanIntervalMs = 1000): 
 
 /**
  * Node's own threads are named "node", or after the process title once one is set (a thread
- * takes its creator's name); V8's profiler names its threads "v8:…". The engine names its
- * threads itself, after its pools.
+ * takes its creator's name, so the main thread's name now); V8's profiler names its threads
+ * "v8:…". The engine names its threads itself, after its pools.
  */
-function isNodeThread(tid: number, name: string): boolean {
-  if (tid === process.pid || name === 'node' || name.startsWith('v8:')) return true;
+function nodeThreadNames(): Set<string> {
+  const names = new Set(['node']);
   try {
-    return name === readFileSync(`${TASKS}/${process.pid}/comm`, 'utf8').trim();
+    names.add(readFileSync(`${TASKS}/${process.pid}/comm`, 'utf8').trim());
   } catch {
-    return false;
+    // The main thread's name is unreadable: "node" alone.
   }
+  return names;
+}
+
+function isNodeThread(name: string, nodeNames: ReadonlySet<string>): boolean {
+  return nodeNames.has(name) || name.startsWith('v8:');
 }
 
 /** The nice value of one thread of this process, from /proc (field 19 of its stat line). */

@@ -1,5 +1,5 @@
 import type { SpanRow } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { RowsBody, Storage } from '../client.ts';
 
 /**
  * The columns of `spans` in the order rows are encoded. Rows go to the engine as
@@ -40,7 +40,7 @@ export function encodeSpanRows(rows: readonly SpanRow[]): string {
  * Inserts blocks of encoded spans as one insert. Replaying the same rows is harmless:
  * the table collapses equal keys and every read uses FINAL.
  */
-export async function insertEncodedSpans(storage: Storage, chunks: readonly Uint8Array[]): Promise<void> {
-  if (chunks.length === 0) return;
-  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', chunks, 'spans.write');
+export async function insertEncodedSpans(storage: Storage, rows: RowsBody): Promise<void> {
+  if (rows.length === 0) return;
+  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', rows, 'spans.write');
 }
