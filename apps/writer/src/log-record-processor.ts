@@ -3,7 +3,7 @@ import { GENAI_MESSAGE_EVENTS, telemetryScoresOf } from '@aos/domain';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import { LOG_RECORD_QUEUE, createRedisConnection, parseLogRecordPayload, startWorker, type LogRecordPayload, type WorkerStats } from '@aos/queue';
-import { insertSpanLogRecords, isStorageUnavailable, writeTelemetryScores, type Storage } from '@aos/storage';
+import { insertSpanLogRecords, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import type { SpanLogJoin } from './span-log-join.ts';
 
 export interface LogRecordProcessorDeps {
@@ -31,7 +31,8 @@ export function startLogRecordProcessor(deps: LogRecordProcessorDeps): { stats: 
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    // Acknowledged records: only the engine's refusal of them spends an attempt.
+    waits: writeFailureWaits,
     onOutcome: deps.metrics.jobOutcomes(LOG_RECORD_QUEUE),
     processor: async (job) => {
       let payload: LogRecordPayload;
