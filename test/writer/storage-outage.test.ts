@@ -1,88 +1,64 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import type { SpanBatchPayload } from '@aos/queue';
-import type { Storage } from '@aos/storage';
-import { readJson, type TraceDetail } from '../support/api-types.ts';
 import { openIngestQueue } from '../support/ingest-queue.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
+import { sendSpans, storedRows } from '../support/stored-rows.ts';
 
 let svc: TestService;
 let ingest: ReturnType<typeof openIngestQueue>;
 let queue: Queue<SpanBatchPayload>;
+let spansFolder: string;
 
-// Two attempts with 1 s backoff: without the outage handling a batch would be dead-lettered
-// within about three seconds of storage going away.
+// Two attempts with 1 s backoff: were the fault spent on attempts, every batch would be a
+// dead letter within about three seconds of the folder refusing writes.
 beforeAll(async () => {
   svc = await startTestService({ WRITER_JOB_ATTEMPTS: '2' });
   ingest = openIngestQueue(svc);
   queue = ingest.queue;
+  const result = await svc.service.storage.client.query({ query: "SELECT data_paths FROM system.tables WHERE database = currentDatabase() AND name = 'spans'", format: 'JSONEachRow' });
+  spansFolder = (await result.json<{ data_paths: string[] }>())[0]!.data_paths[0]!;
 });
 afterAll(async () => {
+  if (spansFolder) setImmutable(spansFolder, false);
   await ingest?.close();
   await svc?.stop();
 });
 
 /**
- * Storage that refuses every insert as an unreachable server does, until `restore`: the
- * fault is injected at the boundary of the real storage; reads and everything else still
- * reach the engine.
+ * The spans table's folder made immutable (`chattr +i`): the engine can no longer create a
+ * part in it, as with a full disk, a read-only remount or a permissions slip, while reads
+ * of the parts already there keep working. Root can do this; CI runs as root.
  */
-function takeInsertsDown(storage: Storage): { restore(): void; refused(): number } {
-  const insertRows = storage.insertRows;
-  let refused = 0;
-  (storage as { insertRows: Storage['insertRows'] }).insertRows = async () => {
-    refused += 1;
-    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' });
-  };
-  return {
-    restore: () => ((storage as { insertRows: Storage['insertRows'] }).insertRows = insertRows),
-    refused: () => refused,
-  };
+function setImmutable(folder: string, on: boolean): void {
+  execFileSync('chattr', [on ? '+i' : '-i', folder]);
 }
 
-function send(traceId: string, spans: number) {
-  const now = Date.now() * 1e6;
-  return svc.api('/api/v1/traces/otlp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      resourceSpans: [{
-        scopeSpans: [{
-          spans: Array.from({ length: spans }, (_, i) => ({
-            traceId,
-            spanId: (i + 1).toString(16).padStart(16, '0'),
-            name: `during-outage-${i}`,
-            startTimeUnixNano: String(now + i),
-            endTimeUnixNano: String(now + i + 1000),
-          })),
-        }],
-      }],
-    }),
-  });
-}
-
-async function spanCount(traceId: string): Promise<number> {
-  const res = await svc.api(`/api/v1/traces/${traceId}`);
-  return res.status === 200 ? (await readJson<TraceDetail>(res)).spanCount : 0;
-}
-
-describe('a storage outage', () => {
-  it('keeps batches waiting without spending attempts, dead-letters nothing, and stores everything once when storage is back', async () => {
-    const outage = takeInsertsDown(svc.service.storage);
+describe('an unwritable spans folder', () => {
+  it('keeps every acknowledged batch waiting without spending attempts, dead-letters nothing, and stores each span once when the folder writes again, with no one acting', async () => {
+    setImmutable(spansFolder, true);
     const traces = ['d1', 'd2', 'd3'].map((b) => b.repeat(16));
-    for (const traceId of traces) expect((await send(traceId, 20)).status).toBe(200);
-    // The writer keeps trying (the batches reach storage and are refused) ...
-    await eventually(async () => (outage.refused() >= 3 ? true : undefined), 30_000, 'inserts to be tried');
-    // ... for longer than two attempts with backoff would last.
-    await new Promise((r) => setTimeout(r, 6000));
-    expect(outage.refused()).toBeGreaterThan(3);
-    expect((await queue.getJobCounts('failed')).failed).toBe(0);
-    const waiting = await queue.getJobs(['wait', 'delayed', 'prioritized', 'active']);
-    expect(waiting.length).toBeGreaterThan(0);
-    for (const job of waiting) expect(job.attemptsMade).toBe(0);
+    try {
+      for (const traceId of traces) expect((await sendSpans(svc, traceId, 20)).status).toBe(200);
+      // The writer tries: the engine's own failure to create a part is what it meets.
+      await eventually(async () => ((await queue.getJobs(['wait', 'delayed', 'prioritized', 'active'])).length > 0 ? true : undefined));
+      // Longer than two attempts with backoff would last.
+      await new Promise((r) => setTimeout(r, 6000));
+      expect((await queue.getJobCounts('failed')).failed).toBe(0);
+      const waiting = await queue.getJobs(['wait', 'delayed', 'prioritized', 'active']);
+      expect(waiting.length).toBe(traces.length);
+      for (const job of waiting) expect(job.attemptsMade).toBe(0);
+      expect(await storedRows(svc.service.storage, traces)).toEqual({ rows: 0, distinct: 0 });
+    } finally {
+      setImmutable(spansFolder, false);
+    }
 
-    outage.restore();
-    for (const traceId of traces) await eventually(async () => ((await spanCount(traceId)) === 20 ? true : undefined), 60_000, `trace ${traceId}`);
+    // The writer's paused queue tries again on its own (a pause is at most 30 s).
+    await eventually(async () => ((await storedRows(svc.service.storage, traces)).rows === 60 ? true : undefined), 60_000, 'every span stored');
+    await eventually(async () => ((await queue.getJobs(['wait', 'delayed', 'prioritized', 'active'])).length === 0 ? true : undefined));
+    // Raw rows, no FINAL: a batch stored twice would show here.
+    expect(await storedRows(svc.service.storage, traces)).toEqual({ rows: 60, distinct: 60 });
     expect((await queue.getJobCounts('failed')).failed).toBe(0);
   });
 });

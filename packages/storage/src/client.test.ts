@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StorageUnavailableError, isStorageUnavailable, serverWriteSettings } from './client.ts';
+import { StorageUnavailableError, isStorageUnavailable, writeSettings } from './client.ts';
 
 describe('isStorageUnavailable', () => {
   it('says yes to faults a retry can outlast', () => {
@@ -17,9 +17,9 @@ describe('isStorageUnavailable', () => {
   });
 });
 
-describe('serverWriteSettings', () => {
+describe('writeSettings', () => {
   it('turns async inserts off on every server, and on a cluster passes inserts into a Distributed table to the shards before answering', () => {
-    expect(serverWriteSettings(undefined)).toEqual({ async_insert: 0, wait_for_async_insert: 1 });
-    expect(serverWriteSettings('main')).toEqual({ async_insert: 0, wait_for_async_insert: 1, distributed_foreground_insert: 1 });
+    expect(writeSettings(undefined)).toEqual({ async_insert: 0, wait_for_async_insert: 1 });
+    expect(writeSettings('main')).toEqual({ async_insert: 0, wait_for_async_insert: 1, distributed_foreground_insert: 1 });
   });
 });

@@ -72,7 +72,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   // three more statements per query, about a millisecond.
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}` });
   await client.command({ query: `USE ${settings.database}` });
-  for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
+  for (const [name, value] of Object.entries({ ...SESSION_SETTINGS, ...writeSettings(undefined) })) {
     await client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}` });
   }
   const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
@@ -95,15 +95,17 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
 }
 
 /**
- * Settings every statement sent to a server carries, so that a write answers only once its
- * rows are in a part, whatever the user's profile says: async inserts off (a profile with
- * `async_insert=1, wait_for_async_insert=0` would acknowledge rows that exist nowhere yet,
- * and the writer would then remove their only copy from Redis), and on a cluster, inserts
- * into a Distributed table passed to the shards before the answer rather than queued on
- * the node that took them. Inserts are large already: the writer batches them
+ * Settings every statement carries, on both engines, so that a write answers only once its
+ * rows are in a part, whatever the engine's defaults or the user's profile say: async
+ * inserts off (a profile with `async_insert=1, wait_for_async_insert=0` would acknowledge
+ * rows that exist nowhere yet, and the writer would then remove their only copy from
+ * Redis; with the embedded engine's default of waiting, a disk that refuses the part held
+ * each insert for wait_for_async_insert_timeout instead of failing it), and on a cluster,
+ * inserts into a Distributed table passed to the shards before the answer rather than
+ * queued on the node that took them. Inserts are large already: the writer batches them
  * (WRITER_BATCH_MAX_ROWS / WRITER_BATCH_MAX_WAIT_MS).
  */
-export function serverWriteSettings(cluster: string | undefined): ClickHouseSettings {
+export function writeSettings(cluster: string | undefined): ClickHouseSettings {
   return { async_insert: 0, wait_for_async_insert: 1, ...(cluster ? { distributed_foreground_insert: 1 } : {}) };
 }
 
@@ -120,7 +122,7 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     url,
     username: settings.user,
     password: settings.password,
-    clickhouse_settings: { ...SESSION_SETTINGS, ...serverWriteSettings(settings.cluster) },
+    clickhouse_settings: { ...SESSION_SETTINGS, ...writeSettings(settings.cluster) },
     request_timeout: settings.requestTimeoutMs,
     // Errors reach the caller, which logs them in the service's own format.
     log: { level: ClickHouseLogLevel.OFF },
