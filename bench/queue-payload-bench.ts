@@ -98,7 +98,7 @@ async function drain(jobs: number): Promise<void> {
   let done = 0;
   let finished: () => void = () => {};
   const all = new Promise<void>((resolve) => (finished = resolve));
-  const worker = new Worker<IngestJobPayload>(INGEST_QUEUE, (job) => runJob(job, async () => {}), { connection: redis, prefix: PREFIX, concurrency: 4 });
+  const worker = new Worker<IngestJobPayload>(INGEST_QUEUE, (job) => runJob(job, { rows: async () => {}, followUp: async () => {} }), { connection: redis, prefix: PREFIX, concurrency: 4 });
   worker.on('completed', () => ++done === jobs && finished());
   worker.on('failed', (_job, err) => {
     console.error(err);

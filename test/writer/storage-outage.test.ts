@@ -56,7 +56,7 @@ describe('an unwritable spans folder', () => {
 
     // The writer's paused queue tries again on its own (a pause is at most 30 s).
     await eventually(async () => ((await storedRows(svc.service.storage, traces)).rows === 60 ? true : undefined), 60_000, 'every span stored');
-    await eventually(async () => ((await queue.getJobs(['wait', 'delayed', 'prioritized', 'active'])).length === 0 ? true : undefined));
+    await eventually(async () => ((await queue.getJobs(['wait', 'delayed', 'prioritized', 'active'])).length === 0 ? true : undefined), 30_000, 'the queue drained');
     // Raw rows, no FINAL: a batch stored twice would show here.
     expect(await storedRows(svc.service.storage, traces)).toEqual({ rows: 60, distinct: 60 });
     expect((await queue.getJobCounts('failed')).failed).toBe(0);

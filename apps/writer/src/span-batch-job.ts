@@ -14,8 +14,20 @@ export interface SpanBatchJobOptions {
   logger: Logger;
 }
 
-/** Stores a job's rows and does what follows them (deployments, scores, the log join); resolves once all of it is done. */
-export type StoreBatch = (batch: EncodedBatch) => Promise<void>;
+/** What follows a batch's rows once they are stored: its deployment ids, telemetry scores and the log-record join. */
+export type BatchFollowUp = Omit<EncodedBatch, 'chunk'>;
+
+/**
+ * Where a job's work is done (the thread that owns the storage connection), in two steps
+ * with the stored mark between them: a failure of the follow-up (storage gone a moment
+ * after the insert) then retries the follow-up alone, never the rows.
+ */
+export interface BatchStore {
+  /** Stores the rows; resolves once they are in storage. */
+  rows(batch: EncodedBatch): Promise<void>;
+  /** Does what follows stored rows; idempotent, as a retried job does it again. */
+  followUp(batch: BatchFollowUp): Promise<void>;
+}
 
 /**
  * The work of one ingest job, on whichever thread took it. Ingest queues the rows as raw
@@ -29,12 +41,13 @@ export type StoreBatch = (batch: EncodedBatch) => Promise<void>;
  */
 export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
   const encode = createSpanBatchEncoder({ prices: opts.prices, maxValueBytes: opts.maxValueBytes });
-  return async (job: Job, store: StoreBatch): Promise<{ spans: number }> => {
+  return async (job: Job, store: BatchStore): Promise<{ spans: number }> => {
     const payload = parseSpanBatchJob(job.data);
     if (!isSpanRowsKeyPayload(payload)) {
-      const batch = encode(payload);
-      await storeOrSayRefused(store, batch);
-      return { spans: batch.rows };
+      const { chunk, ...followUp } = encode(payload);
+      await storeOrSayRefused(store, { ...followUp, chunk });
+      await store.followUp(followUp);
+      return { spans: followUp.rows };
     }
     const { rowsKey, rowCount, ...rest } = payload;
     const jobId = String(job.id);
@@ -42,7 +55,8 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
     if (rowsKey !== rowsKeyOf(opts.prefix, jobId)) throw new UnrecoverableError(`invalid span batch payload: rowsKey is not the key of job ${job.id}`);
     const rows = await readJobRows(opts.redis, opts.prefix, jobId);
     if (rows === 'stored') {
-      opts.logger.warn('span batch already stored by an earlier attempt (the job is marked stored); completing the job', { jobId, spans: rowCount });
+      opts.logger.warn('span batch already stored by an earlier attempt (the job is marked stored); finishing its follow-up', { jobId, spans: rowCount });
+      await store.followUp({ ...rest, rows: rowCount });
       return { spans: 0 };
     }
     if (rows === 'missing') {
@@ -50,6 +64,7 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
     }
     await storeOrSayRefused(store, { ...rest, chunk: rows, rows: rowCount });
     await markJobRowsStored(opts.redis, opts.prefix, jobId);
+    await store.followUp({ ...rest, rows: rowCount });
     return { spans: rowCount };
   };
 }
@@ -59,9 +74,9 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
  * refusal's category, which the dead-letter list and metrics read from the job's failed
  * reason. Other failures pass unchanged (they are the world's: the job waits).
  */
-async function storeOrSayRefused(store: StoreBatch, batch: EncodedBatch): Promise<void> {
+async function storeOrSayRefused(store: BatchStore, batch: EncodedBatch): Promise<void> {
   try {
-    await store(batch);
+    await store.rows(batch);
   } catch (err) {
     const refusal = rowsRefusal(err);
     if (refusal === null) throw err;

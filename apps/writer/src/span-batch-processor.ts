@@ -6,8 +6,7 @@ import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
-import type { EncodedBatch } from './span-batch-encoder.ts';
-import { createSpanBatchJobRunner, type StoreBatch } from './span-batch-job.ts';
+import { createSpanBatchJobRunner, type BatchStore } from './span-batch-job.ts';
 import type { SpanLogJoin } from './span-log-join.ts';
 import { startWriterThreads } from './writer-threads.ts';
 
@@ -48,22 +47,26 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
     isolates: (err) => !writeFailureWaits(err),
   });
   const registerDeployments = deploymentRegistry(deps);
-  // Both ways of running the workers end a job's processing here.
-  const storeBatch: StoreBatch = async (batch: EncodedBatch) => {
-    await Promise.all([
-      batcher.add([batch.chunk], batch.rows),
-      registerDeployments(batch.projectId, batch.deploymentIds),
-      writeTelemetryScores(deps.storage, batch.projectId, batch.telemetryScores),
-    ]);
-    deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
-    // Only once the spans are stored: records stored before then are found now, later ones find the spans.
-    await deps.join.join(batch.projectId, batch.traceIds);
+  // Both ways of running the workers do a job's storage work here.
+  const store: BatchStore = {
+    async rows(batch) {
+      await batcher.add([batch.chunk], batch.rows);
+      deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
+    },
+    async followUp(batch) {
+      await Promise.all([
+        registerDeployments(batch.projectId, batch.deploymentIds),
+        writeTelemetryScores(deps.storage, batch.projectId, batch.telemetryScores),
+      ]);
+      // Only once the spans are stored: records stored before then are found now, later ones find the spans.
+      await deps.join.join(batch.projectId, batch.traceIds);
+    },
   };
   const onOutcome = deps.metrics.jobOutcomes(INGEST_QUEUE);
   const workers =
     settings.threads > 0
-      ? startWriterThreads({ ...deps, onOutcome }, storeBatch)
-      : startInThread({ ...deps, onOutcome }, storeBatch, prices);
+      ? startWriterThreads({ ...deps, onOutcome }, store)
+      : startInThread({ ...deps, onOutcome }, store, prices);
   return {
     stats: Object.defineProperties(workers.stats as SpanBatchProcessor['stats'], {
       inserts: { get: () => batcher.stats.inserts, enumerable: true },
@@ -85,7 +88,7 @@ interface RunningWorkers {
 
 function startInThread(
   deps: SpanBatchProcessorDeps & { onOutcome(outcome: JobOutcome, cause?: DeadLetterCause): void },
-  storeBatch: StoreBatch,
+  store: BatchStore,
   prices: PriceTable,
 ): RunningWorkers {
   const connection = createRedisConnection(deps.redisUrl, deps.logger);
@@ -102,7 +105,7 @@ function startInThread(
     processor: async (job) => {
       // Let ingest requests in the same process run before milliseconds of CPU work.
       await yieldToEventLoop();
-      return runJob(job, storeBatch);
+      return runJob(job, store);
     },
   });
   return {

@@ -3,6 +3,7 @@ import type { LogLevel } from '@aos/log';
 import type { JobOutcome } from '@aos/metrics';
 import type { DeadLetterCause, RefusalCategory } from '@aos/queue';
 import type { EncodedBatch } from './span-batch-encoder.ts';
+import type { BatchFollowUp } from './span-batch-job.ts';
 
 /** What a writer thread is started with. */
 export interface WriterThreadData {
@@ -13,14 +14,15 @@ export interface WriterThreadData {
   threadIndex: number;
 }
 
-/** Thread → main. */
+/** Thread → main: a job's rows to store, or the follow-up of rows stored (see BatchStore); each answered by `done` or `failed`. */
 export type FromWriterThread =
   | { type: 'rows'; id: number; batch: EncodedBatch }
+  | { type: 'followUp'; id: number; batch: BatchFollowUp }
   | { type: 'job'; outcome: JobOutcome; cause?: DeadLetterCause };
 
 /** Main → thread. */
 export type ToWriterThread =
-  | { type: 'stored'; id: number }
+  | { type: 'done'; id: number }
   /** `refusal`: the engine refused the rows themselves (the job spends an attempt); null: the job waits for storage. */
   | { type: 'failed'; id: number; message: string; refusal: RefusalCategory | null }
   | { type: 'close' };

@@ -4,14 +4,14 @@ import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
 import { RowsRefusedError, writeFailureWaits } from '@aos/storage';
 import type { EncodedBatch } from './span-batch-encoder.ts';
-import { createSpanBatchJobRunner } from './span-batch-job.ts';
+import { createSpanBatchJobRunner, type BatchFollowUp, type BatchStore } from './span-batch-job.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
 
 // A writer thread: takes jobs from the queue and does their work up to the insert (parse
 // the payload, read its rows from Redis; normalize and encode a job queued in the older
 // shape) off the main thread, then hands the encoded rows to the main thread, which owns
 // the storage connection and batches them into inserts. A job completes only when the
-// main thread says its rows are stored (and its rows key is removed).
+// main thread says its rows are stored (and its rows key is removed) and their follow-up is done.
 const data = workerData as WriterThreadData;
 const port = parentPort!;
 const send = (message: FromWriterThread) => port.postMessage(message);
@@ -27,17 +27,24 @@ const runJob = createSpanBatchJobRunner({
   logger,
 });
 
-/** Hands a job's rows to the main thread and waits until it has stored them. */
-function storeOnMainThread(batch: EncodedBatch): Promise<void> {
+/** Asks the main thread to do one step of a job's storage work and waits until it is done. */
+function onMainThread(message: { type: 'rows'; batch: EncodedBatch } | { type: 'followUp'; batch: BatchFollowUp }, transfer: ArrayBuffer[] = []): Promise<void> {
   const id = nextId++;
-  const stored = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
-  // The bytes are moved, not copied, to the main thread; a view into a larger buffer (a
-  // Redis reply is a slice of the client's pool) is copied out first, as moving the pool
-  // would take it from the client and cloning it would copy all of it.
-  const chunk = batch.chunk.byteOffset === 0 && batch.chunk.byteLength === batch.chunk.buffer.byteLength ? batch.chunk : new Uint8Array(batch.chunk);
-  port.postMessage({ type: 'rows', id, batch: { ...batch, chunk } } satisfies FromWriterThread, [chunk.buffer as ArrayBuffer]);
-  return stored;
+  const done = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
+  port.postMessage({ ...message, id } satisfies FromWriterThread, transfer);
+  return done;
 }
+
+const mainThreadStore: BatchStore = {
+  rows(batch) {
+    // The bytes are moved, not copied, to the main thread; a view into a larger buffer (a
+    // Redis reply is a slice of the client's pool) is copied out first, as moving the pool
+    // would take it from the client and cloning it would copy all of it.
+    const chunk = batch.chunk.byteOffset === 0 && batch.chunk.byteLength === batch.chunk.buffer.byteLength ? batch.chunk : new Uint8Array(batch.chunk);
+    return onMainThread({ type: 'rows', batch: { ...batch, chunk } }, [chunk.buffer as ArrayBuffer]);
+  },
+  followUp: (batch) => onMainThread({ type: 'followUp', batch }),
+};
 const { worker } = startWorker({
   queue: INGEST_QUEUE,
   connection,
@@ -48,7 +55,7 @@ const { worker } = startWorker({
   waits: writeFailureWaits,
   // Counted on the main thread, whose registry /metrics reads.
   onOutcome: (outcome, cause) => send({ type: 'job', outcome, cause }),
-  processor: (job) => runJob(job, storeOnMainThread),
+  processor: (job) => runJob(job, mainThreadStore),
 });
 
 port.on('message', async (message: ToWriterThread) => {
@@ -61,6 +68,6 @@ port.on('message', async (message: ToWriterThread) => {
   const entry = waiting.get(message.id);
   if (!entry) return;
   waiting.delete(message.id);
-  if (message.type === 'stored') entry.resolve();
+  if (message.type === 'done') entry.resolve();
   else entry.reject(message.refusal ? new RowsRefusedError(message.refusal, message.message) : new Error(message.message));
 });

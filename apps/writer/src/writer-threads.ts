@@ -2,7 +2,7 @@ import { Worker as Thread } from 'node:worker_threads';
 import type { JobOutcome } from '@aos/metrics';
 import { countOutcome, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { rowsRefusal } from '@aos/storage';
-import type { EncodedBatch } from './span-batch-encoder.ts';
+import type { BatchStore } from './span-batch-job.ts';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
@@ -27,13 +27,13 @@ export interface WriterThreads {
 
 /**
  * Runs the writer's worker threads and serves their requests: each thread hands over a
- * job's encoded rows and waits for "stored" before completing the job. A thread that dies
+ * job's encoded rows, then its follow-up, and waits for each to be done before going on. A thread that dies
  * is replaced (its in-flight jobs stall and are taken over by BullMQ); only `close` stops
  * them for good.
  */
 export function startWriterThreads(
   deps: WriterThreadsOptions,
-  storeBatch: (batch: EncodedBatch) => Promise<void>,
+  store: BatchStore,
 ): WriterThreads {
   const stats: WorkerStats = { completed: 0, failed: 0, stalled: 0 };
   let closing = false;
@@ -49,9 +49,10 @@ export function startWriterThreads(
     const thread = new Thread(new URL('./writer-thread-boot.mjs', import.meta.url), { workerData });
     const reply = (message: ToWriterThread) => thread.postMessage(message);
     thread.on('message', (message: FromWriterThread) => {
-      if (message.type === 'rows') {
-        storeBatch(message.batch).then(
-          () => reply({ type: 'stored', id: message.id }),
+      if (message.type === 'rows' || message.type === 'followUp') {
+        const work = message.type === 'rows' ? store.rows(message.batch) : store.followUp(message.batch);
+        work.then(
+          () => reply({ type: 'done', id: message.id }),
           (err: Error) => reply({ type: 'failed', id: message.id, message: err.message, refusal: rowsRefusal(err) }),
         );
       } else if (message.type === 'job') {

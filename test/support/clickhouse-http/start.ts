@@ -10,6 +10,8 @@ export interface ClickHouseEndpoint {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
+  /** SIGKILL: the server gone at once, mid-request if it was in one. */
+  kill(): Promise<void>;
 }
 
 export interface EndpointOptions {
@@ -18,6 +20,8 @@ export interface EndpointOptions {
   tls?: { certFile: string; keyFile: string };
   /** A file where every write statement is recorded with the settings it ran with (JSON lines). */
   writeLog?: string;
+  /** The port to listen on (a restarted endpoint keeps its URL); default a free one. */
+  port?: number;
 }
 
 /** Starts the endpoint in its own process and resolves once it listens. */
@@ -30,6 +34,7 @@ export function startClickHouseEndpoint(options: EndpointOptions): Promise<Click
       ...(options.users ? { CH_ENDPOINT_USERS: JSON.stringify(options.users) } : {}),
       ...(options.tls ? { CH_ENDPOINT_TLS_CERT: options.tls.certFile, CH_ENDPOINT_TLS_KEY: options.tls.keyFile } : {}),
       ...(options.writeLog ? { CH_ENDPOINT_WRITE_LOG: options.writeLog } : {}),
+      ...(options.port ? { CH_ENDPOINT_PORT: String(options.port) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -48,6 +53,10 @@ export function startClickHouseEndpoint(options: EndpointOptions): Promise<Click
         process: child,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+        kill: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
           await exited;
         },
       });
