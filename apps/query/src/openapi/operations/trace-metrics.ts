@@ -1,0 +1,33 @@
+import { metricSeriesSchema } from '../../routes/trace-metrics/index.ts';
+import { queryParametersOf } from '../json-schema.ts';
+import type { Operation } from '../operation.ts';
+import * as s from '../schemas.ts';
+
+const ATTRIBUTE = (name: string) => `only points whose ${name} is this value`;
+
+export const metricOperations: Operation[] = [
+  {
+    method: 'get',
+    path: '/api/v1/trace-metrics',
+    summary: 'A GenAI metric sent over OTLP per time bucket, optionally per attribute',
+    description:
+      'Points of one gen_ai.* metric (gen_ai.client.token.usage, gen_ai.client.operation.duration, gen_ai.server.time_to_first_token, …) as increases within each bucket: delta points as sent, cumulative points less the previous point of their stream (looked for up to an hour before startTime). Only buckets with points are listed.',
+    scope: 'read',
+    query: queryParametersOf(metricSeriesSchema, {
+      metric: 'the metric name, e.g. gen_ai.client.token.usage',
+      startTime: 'ISO 8601 or epoch milliseconds; default: 7 days before endTime',
+      endTime: 'ISO 8601 or epoch milliseconds; default: now',
+      interval: 'bucket width (30s, 5m, 1h, 1d); default: one giving at most 120 buckets',
+      groupBy: 'an attribute to split the series by',
+      operationName: ATTRIBUTE('gen_ai.operation.name'),
+      providerName: ATTRIBUTE('gen_ai.provider.name (or gen_ai.system)'),
+      requestModel: ATTRIBUTE('gen_ai.request.model'),
+      responseModel: ATTRIBUTE('gen_ai.response.model'),
+      tokenType: ATTRIBUTE('gen_ai.token.type (input, output)'),
+      serverAddress: ATTRIBUTE('server.address'),
+      errorType: ATTRIBUTE('error.type'),
+      serviceName: ATTRIBUTE("resource's service.name"),
+    }),
+    responses: { 200: { description: 'The series, one per group (a single one with group null when not grouped)', json: s.metricSeries } },
+  },
+];
