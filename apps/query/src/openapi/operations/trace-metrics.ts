@@ -13,6 +13,7 @@ export const metricOperations: Operation[] = [
     description:
       'Points of one gen_ai.* metric (gen_ai.client.token.usage, gen_ai.client.operation.duration, gen_ai.server.time_to_first_token, …) as increases within each bucket: delta points as sent, cumulative points less the previous point of their stream (looked for up to an hour before startTime). Only buckets with points are listed.',
     scope: 'read',
+    // metric reads a missing value as "" only to answer with what a name looks like: it is required.
     query: queryParametersOf(metricSeriesSchema, {
       metric: 'the metric name, e.g. gen_ai.client.token.usage',
       startTime: 'ISO 8601 or epoch milliseconds; default: 7 days before endTime',
@@ -27,7 +28,7 @@ export const metricOperations: Operation[] = [
       serverAddress: ATTRIBUTE('server.address'),
       errorType: ATTRIBUTE('error.type'),
       serviceName: ATTRIBUTE("resource's service.name"),
-    }),
+    }).map((p) => (p.name === 'metric' ? { ...p, required: true } : p)),
     responses: { 200: { description: 'The series, one per group (a single one with group null when not grouped)', json: s.metricSeries } },
   },
 ];

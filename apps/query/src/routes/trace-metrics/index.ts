@@ -14,9 +14,10 @@ const attributeValue = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be
 
 export const metricSeriesSchema = v.object({
   projectId: v.optional(v.string()),
+  // Missing reads as "": the answer then says what a metric name looks like, not that a key is absent.
   metric: v.pipe(
-    v.string('is required: a GenAI metric name, e.g. gen_ai.client.token.usage'),
-    v.regex(/^gen_ai\.[a-z0-9_.]{1,248}$/, 'must be a GenAI metric name (gen_ai.…), e.g. gen_ai.client.token.usage'),
+    v.optional(v.string(), ''),
+    v.regex(/^gen_ai\.[a-z0-9_.]{1,248}$/, 'is required: a GenAI metric name (gen_ai.…), e.g. gen_ai.client.token.usage'),
   ),
   startTime: v.optional(timeParam),
   endTime: v.optional(timeParam),
