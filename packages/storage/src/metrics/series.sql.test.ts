@@ -1,7 +1,7 @@
 // SQL snapshots of the metric series statement. A changed snapshot is a changed statement:
 // review the .sql and .params.json diffs as you would a hand-written query.
 import { describe, expect, it } from 'vitest';
-import { expectStatement } from '../traces/test-fixtures.ts';
+import { expectStatement } from '../sql/expect-statement.ts';
 import { metricSeriesSql } from './series.ts';
 
 const WINDOW = { projectId: 'acme', metric: 'gen_ai.client.token.usage', startTimeMs: Date.UTC(2026, 10, 25), endTimeMs: Date.UTC(2026, 10, 26), stepSeconds: 3600 };
