@@ -10,7 +10,7 @@ import { retentionOperations } from './operations/trace-retention.ts';
 import { evaluatorOperations } from './operations/trace-evaluators.ts';
 import { findingOperations } from './operations/trace-findings.ts';
 import { maskingOperations } from './operations/trace-masking.ts';
-import { metricOperations } from './operations/trace-metrics.ts';
+import { metricOperations, metricSeries } from './operations/trace-metrics.ts';
 import { monitorOperations } from './operations/trace-monitors.ts';
 import { scoreOperations } from './operations/trace-scores.ts';
 import { traceOperations } from './operations/traces.ts';
@@ -49,7 +49,7 @@ const NAMED: SchemaNames = {
   SessionListItem: s.sessionListItem,
   SessionDetail: s.sessionDetail,
   Timeseries: s.timeseries,
-  MetricSeries: s.metricSeries,
+  MetricSeries: metricSeries,
   ExportRecord: s.exportRecord,
   Score: s.score,
   ScoreConfig: s.scoreConfig,

@@ -236,28 +236,6 @@ export const timeseries = v.object({
   series: v.array(v.object({ group: nullableText, points: v.array(v.object({ time: time, value: v.nullable(v.number()) })) })),
 });
 
-export const metricSeries = v.object({
-  metric: text,
-  kind: v.pipe(v.nullable(v.picklist(['histogram', 'sum', 'gauge'])), v.description('as the points were sent; null when there are none')),
-  unit: nullableText,
-  intervalSeconds: v.number(),
-  groupBy: nullableText,
-  series: v.array(
-    v.object({
-      group: nullableText,
-      points: v.array(
-        v.object({
-          time: time,
-          count: v.pipe(v.number(), v.description('histograms: observations in the bucket; sums and gauges: points')),
-          sum: v.pipe(v.nullable(v.number()), v.description('histograms: their sum; sums: the increase of the value; gauges: the sum of the values')),
-          min: v.pipe(v.nullable(v.number()), v.description('smallest observation (gauges: value) of the points; a cumulative point\'s is over its stream so far')),
-          max: v.pipe(v.nullable(v.number()), v.description('largest observation (gauges: value)')),
-        }),
-      ),
-    }),
-  ),
-});
-
 export const queryField = v.object({ name: text, type: text, operators: v.array(text), description: text, example: text });
 
 export const exportRecord = v.object({

@@ -1,7 +1,32 @@
+import * as v from 'valibot';
 import { metricSeriesSchema } from '../../routes/trace-metrics/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import type { Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+
+const nullableText = v.nullable(v.string());
+
+/** What GET /trace-metrics answers. */
+export const metricSeries = v.object({
+  metric: v.string(),
+  kind: v.pipe(v.nullable(v.picklist(['histogram', 'sum', 'gauge'])), v.description('as the points were sent; null when there are none')),
+  unit: nullableText,
+  intervalSeconds: v.number(),
+  groupBy: nullableText,
+  series: v.array(
+    v.object({
+      group: nullableText,
+      points: v.array(
+        v.object({
+          time: v.pipe(v.string(), v.isoTimestamp()),
+          count: v.pipe(v.number(), v.description('histograms: observations in the bucket; sums and gauges: points')),
+          sum: v.pipe(v.nullable(v.number()), v.description('histograms: their sum; sums: the increase of the value; gauges: the sum of the values')),
+          min: v.pipe(v.nullable(v.number()), v.description('smallest observation (gauges: value) of the points; a cumulative point\'s is over its stream so far')),
+          max: v.pipe(v.nullable(v.number()), v.description('largest observation (gauges: value)')),
+        }),
+      ),
+    }),
+  ),
+});
 
 const ATTRIBUTE = (name: string) => `only points whose ${name} is this value`;
 
@@ -29,6 +54,6 @@ export const metricOperations: Operation[] = [
       errorType: ATTRIBUTE('error.type'),
       serviceName: ATTRIBUTE("resource's service.name"),
     }).map((p) => (p.name === 'metric' ? { ...p, required: true } : p)),
-    responses: { 200: { description: 'The series, one per group (a single one with group null when not grouped)', json: s.metricSeries } },
+    responses: { 200: { description: 'The series, one per group (a single one with group null when not grouped)', json: metricSeries } },
   },
 ];
