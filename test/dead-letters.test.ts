@@ -31,6 +31,7 @@ describe('GET /dead-letters', () => {
     expect(letters).toHaveLength(1);
     expect(letters[0]?.projectId).toBe('default');
     expect(letters[0]?.cause).toBe('invalid_batch');
+    expect(letters[0]?.refusal).toBeNull();
     expect(letters[0]?.reason).toBe('the batch could not be decoded; retrying will not help');
     // The writer's own words (a decoder's or the engine's message, paths of the server) stay in its log.
     expect(JSON.stringify(letters)).not.toMatch(/invalid span batch payload|resourceSpans|\/tmp\//);
@@ -82,7 +83,7 @@ describe('DELETE /dead-letters', () => {
       const rowsKey = rowsKeyOf(svc.env.QUEUE_PREFIX!, jobId);
       await eventually(async () => ((await (await rowsQueue.queue.getJob(jobId))?.isFailed()) ? true : undefined));
       const letter = (await readJson<{ data: DeadLetter[] }>(await svc.api('/api/v1/dead-letters'))).data.find((l) => l.jobId === jobId);
-      expect(letter).toMatchObject({ spanCount: 1, cause: 'storage_error' });
+      expect(letter).toMatchObject({ spanCount: 1, cause: 'rows_refused', refusal: 'parse' });
       expect(await redis.exists(rowsKey)).toBe(1);
       // Put back, it reads its rows again and fails on them again (a job without its rows would complete).
       const failedOn = (await rowsQueue.queue.getJob(jobId))!.finishedOn!;

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
+import { createRedisConnection } from '@aos/queue';
 import { loadMigrations, type Storage } from '@aos/storage';
 import type { ErrorBody } from './support/api-types.ts';
+import { startChildService } from './support/child-service.ts';
 import { eventually, startTestService, type TestService } from './support/service.ts';
 
 const redisDir = mkdtempSync(path.join(tmpdir(), 'aos-readyz-redis-'));
@@ -39,6 +41,7 @@ function takeStorageDown(storage: Storage): { restore(): void } {
 describe('GET /readyz', () => {
   it('is 200 when storage and Redis answer and every migration is applied; /healthz only says the process is alive', async () => {
     const ready = await readyz();
+    expect(ready.body).toEqual({ status: 'ready', checks: { storage: 'ok', migrations: 'ok', redis: 'ok' } });
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', checks: { storage: 'ok', migrations: 'ok', redis: 'ok' } });
     const health = await fetch(`${svc.url}/healthz`);
@@ -71,6 +74,33 @@ describe('GET /readyz', () => {
       expect(pending.body.error?.details).toEqual([{ field: 'migrations', message: `not applied yet: ${last}` }]);
     } finally {
       await client.insert({ table: 'schema_migrations', values: [{ name: last, applied_at: Date.now() }], format: 'JSONEachRow' });
+    }
+    expect((await readyz()).status).toBe(200);
+  });
+
+  it('is 503 naming the eviction policy of a Redis that may evict queued rows, and a service refuses to start on it', async () => {
+    const admin = createRedisConnection(redis.url);
+    try {
+      await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
+      const evicting = await readyz();
+      expect(evicting.status).toBe(503);
+      expect(evicting.body.error?.details).toEqual([
+        { field: 'redis', message: 'maxmemory-policy is allkeys-lru: Redis may evict queued rows that were acknowledged; set it to noeviction' },
+      ]);
+      // The engine takes one data directory per process: the second service is a process of its own.
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-readyz-evicting-'));
+      try {
+        const refused = await startChildService({ DATA_DIR: dataDir, REDIS_URL: redis.url, PORT: '0' }).then(
+          (started) => started.stop().then(() => expect.unreachable('a service started on an evicting Redis')),
+          (err: Error) => err,
+        );
+        expect(refused.message).toMatch(/^service exited with 1:\n(.*\n)*REDIS_URL: maxmemory-policy is allkeys-lru: .*noeviction/);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    } finally {
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.quit();
     }
     expect((await readyz()).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { startClickHouseEndpoint, type ClickHouseEndpoint } from '../support/cli
 const dir = mkdtempSync(path.join(tmpdir(), 'aos-server-conn-'));
 const certFile = path.join(dir, 'cert.pem');
 const keyFile = path.join(dir, 'key.pem');
+const writeLog = path.join(dir, 'writes.jsonl');
 const USERS = { aos: { password: 'pw' }, reader: { password: 'r', readonly: true } };
 let plain: ClickHouseEndpoint;
 let tls: ClickHouseEndpoint;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   // A self-signed certificate for 127.0.0.1, made for this run.
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
   [plain, tls] = await Promise.all([
-    startClickHouseEndpoint({ dataDir: path.join(dir, 'plain'), users: USERS }),
+    startClickHouseEndpoint({ dataDir: path.join(dir, 'plain'), users: USERS, writeLog }),
     startClickHouseEndpoint({ dataDir: path.join(dir, 'tls'), users: USERS, tls: { certFile, keyFile } }),
   ]);
 });
@@ -81,6 +82,24 @@ async function flakyProxy() {
 }
 
 describe('ClickHouse server connection', () => {
+  it('sends every write with async inserts off and waited for, so a profile with async_insert=1 cannot acknowledge rows that are in no part yet', async () => {
+    const storage = await open({ CLICKHOUSE_URL: plain.url });
+    await storage.client.command({ query: 'CREATE TABLE IF NOT EXISTS sync_probe (n UInt8) ENGINE = MergeTree ORDER BY n' });
+    // The writer's insert of encoded rows, a derived table's insert of objects, and an insert from a select.
+    await storage.insertRows('sync_probe', ['n'], 'JSONEachRow', '{"n":1}\n');
+    await storage.client.insert({ table: 'sync_probe', values: [{ n: 2 }], format: 'JSONEachRow' });
+    await storage.client.command({ query: 'INSERT INTO sync_probe SELECT 3' });
+    const writes = readFileSync(writeLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { statement: string; settings: Record<string, string> })
+      .filter((w) => /^INSERT INTO sync_probe/.test(w.statement));
+    expect(writes).toHaveLength(3);
+    for (const write of writes) expect(write.settings).toMatchObject({ async_insert: '0', wait_for_async_insert: '1' });
+    // Not on a cluster: no Distributed table to insert through.
+    for (const write of writes) expect(write.settings).not.toHaveProperty('distributed_foreground_insert');
+  });
+
   it('speaks TLS to a server whose certificate CLICKHOUSE_CA_CERT signs, and says so when it is missing', async () => {
     const storage = await open({ CLICKHOUSE_URL: tls.url, CLICKHOUSE_CA_CERT: certFile });
     expect(await selectOne(storage)).toEqual([{ one: 1 }]);

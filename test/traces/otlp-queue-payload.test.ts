@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, Queue } from 'bullmq';
-import { createRedisConnection, parseIngestJobPayload, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload, type SpanRowsPayload } from '@aos/queue';
+import { INGEST_QUEUE, createRedisConnection, parseIngestJobPayload, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload, type SpanRowsPayload } from '@aos/queue';
 import { readJson, type TraceDetail } from '../support/api-types.ts';
+import { parseExposition, sampleValue } from '../support/prometheus.ts';
 import { openIngestQueueOf } from '../support/ingest-queue.ts';
 import { otlpExporter, recordSpans, serializeSpans, tracerProvider } from '../support/otel.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
@@ -97,20 +98,49 @@ describe('the ingest queue', () => {
     for (const key of keys) await eventually(() => keyGone(key), 20_000, `${key} removed`);
   });
 
-  it('completes a job whose rows key is gone (its rows were stored by an attempt before) without storing them again', async () => {
+  it('completes a job marked stored (its rows were stored by an attempt that died before completing it) without storing them again', async () => {
     await queue.pause();
     const traceId = await exportSpan({ 'gen_ai.request.model': 'gpt-4o' });
-    const first = await waitingJobOf(traceId);
+    const queued = await waitingJobOf(traceId);
+    // The same job kept once completed, so that it can run again as BullMQ reruns a job whose worker died before completing it.
+    await queued.remove();
+    const first = await queue.add('batch', queued.data, { jobId: queued.id!, removeOnComplete: false });
     await queue.resume();
-    await traceStored(traceId);
-    await eventually(() => keyGone(first.data.rowsKey));
+    await eventually(async () => ((await first.isCompleted()) ? true : undefined));
+    expect((await queue.getJob(first.id!))!.returnvalue).toEqual({ spans: 1 });
+    expect(await redis.exists(queued.data.rowsKey)).toBe(0);
 
-    // The same job again, as BullMQ retries one whose writer died after removing the key and before completing it.
-    const again = await queue.add('batch', first.data, { jobId: first.id!, removeOnComplete: false });
-    const result = await eventually(async () => ((await again.isCompleted()) ? (await queue.getJob(again.id!))!.returnvalue : undefined));
+    const firstRun = (await queue.getJob(first.id!))!;
+    await firstRun.retry('completed');
+    // Done again: a later finish, with its own return value (the job's hash is read after it is in the completed set).
+    const result = await eventually(async () => {
+      const job = (await queue.getJob(first.id!))!;
+      return (await job.isCompleted()) && job.finishedOn! > firstRun.finishedOn! && job.returnvalue !== null ? job.returnvalue : undefined;
+    });
     expect(result).toEqual({ spans: 0 });
     expect(await storedVersions(traceId)).toBe(1);
     expect((await traceStored(traceId)).spanCount).toBe(1);
+  });
+
+  it('never completes a job whose rows are gone without the mark that they were stored: it is a dead letter with cause rows_missing', async () => {
+    await queue.pause();
+    const traceId = await exportSpan({ 'gen_ai.request.model': 'gpt-4o' });
+    const queued = await waitingJobOf(traceId);
+    // Behind the writer's back: an eviction, a FLUSHDB or a cleanup run at the wrong moment.
+    await redis.del(queued.data.rowsKey);
+    await queue.resume();
+    await eventually(async () => ((await (await queue.getJob(queued.id!))?.isFailed()) ? true : undefined));
+    const failed = (await queue.getJob(queued.id!))!;
+    expect(await failed.isCompleted()).toBe(false);
+    expect(failed.failedReason).toMatch(/^rows missing: /);
+    const letters = (await readJson<{ data: Array<{ jobId: string; cause: string; spanCount: number }> }>(await svc.api('/api/v1/dead-letters'))).data;
+    expect(letters.find((l) => l.jobId === queued.id)).toMatchObject({ cause: 'rows_missing', spanCount: 1 });
+    // Counted by the thread that took the job, told to the main thread's registry a moment after.
+    const counted = async () => sampleValue(parseExposition(await (await fetch(`${svc.url}/metrics`)).text()), 'aos_queue_dead_letters_total', { queue: INGEST_QUEUE, cause: 'rows_missing' });
+    await eventually(async () => ((await counted()) === 1 ? true : undefined), 10_000, 'the dead letter counted by cause').catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${await counted()}`);
+    });
+    expect(await storedVersions(traceId)).toBe(0);
   });
 
   it('still stores a job of the previous shape, its rows inline in the job', async () => {

@@ -1,7 +1,7 @@
 import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, maskingSettings, otlpGrpcSettings, processSettings, queueSettings, storageSettings, writerSettings } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createMetrics, createReadiness } from '@aos/metrics';
+import { assertRedisKeepsKeys, createMetrics, createReadiness } from '@aos/metrics';
 import { createIngestQueue, createLogRecordQueue, createMetricPointQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
@@ -31,6 +31,7 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  await assertRedisKeepsKeys(connection);
   const metrics = createMetrics();
   const readiness = createReadiness(metrics, { storage, redis: connection });
   const attempts = writerSettings(env).jobAttempts;

@@ -16,7 +16,7 @@ import {
 } from '@aos/config';
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
-import { createMetrics, createReadiness } from '@aos/metrics';
+import { assertRedisKeepsKeys, createMetrics, createReadiness } from '@aos/metrics';
 import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher, withMigrationLock } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -34,6 +34,7 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  await assertRedisKeepsKeys(connection);
   // Writers and query processes often start together: the lock lets one apply the migrations.
   await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
   const metrics = createMetrics();

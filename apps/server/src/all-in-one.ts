@@ -31,7 +31,7 @@ import {
 } from '@aos/ingest';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
-import { createMetrics, createReadiness, createServiceApp, type Metrics } from '@aos/metrics';
+import { assertRedisKeepsKeys, createMetrics, createReadiness, createServiceApp, type Metrics } from '@aos/metrics';
 import { queryRoutes } from '@aos/query';
 import {
   createEvaluationQueue,
@@ -101,6 +101,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
 
     const connection = createRedisConnection(redisUrl, log);
     stops.push(async () => connection.quit());
+    await assertRedisKeepsKeys(connection);
     const metrics = createMetrics();
     const readiness = createReadiness(metrics, { storage, redis: connection });
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });

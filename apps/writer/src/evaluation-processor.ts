@@ -72,7 +72,7 @@ export function startEvaluationProcessor(deps: EvaluationProcessorDeps): Evaluat
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    waits: isStorageUnavailable,
     processor: async (job, token) => {
       if (job.name === BACKFILL_CHUNK_JOB) {
         const payload = v.parse(backfillChunkPayloadSchema, job.data);

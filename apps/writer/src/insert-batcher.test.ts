@@ -160,6 +160,15 @@ describe('InsertBatcher', () => {
     expect(b.stats).toEqual({ inserts: 2, rows: 3, isolatedRetries: 1 });
   });
 
+  it('fails every add of a block at once when the failure is not one of theirs (storage down), without retrying each', async () => {
+    const { calls, insert } = recorder(() => true);
+    const b = batcher({ maxPendingAdds: 3, insert, isolates: () => false });
+    const results = await Promise.allSettled([b.add([1, 2]), b.add([13]), b.add([3])]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(calls).toEqual([[1, 2, 13, 3]]);
+    expect(b.stats).toEqual({ inserts: 0, rows: 0, isolatedRetries: 0 });
+  });
+
   it('rejects the add of a single-add block that fails, without retrying', async () => {
     const { calls, insert } = recorder(() => true);
     const b = batcher({ maxRows: 1, insert });

@@ -16,6 +16,11 @@ export interface InsertBatcherOptions<T> {
   maxPendingAdds: number;
   /** Writes one block; `count` is the number of table rows it holds. */
   insert(rows: T[], count: number): Promise<void>;
+  /**
+   * Whether a failed block is written again job by job to find the culprit (the default);
+   * a failure no job caused (storage is down) fails every job of the block at once instead.
+   */
+  isolates?(err: unknown): boolean;
 }
 
 interface Pending<T> {
@@ -93,8 +98,8 @@ export class InsertBatcher<T> {
       this.stats.rows += count;
       for (const p of block) p.resolve();
     } catch (err) {
-      if (block.length === 1) {
-        block[0]!.reject(err);
+      if (block.length === 1 || this.opts.isolates?.(err) === false) {
+        for (const p of block) p.reject(err);
         return;
       }
       // One bad job must not fail the jobs it shared a block with: write each alone,

@@ -11,7 +11,7 @@ import {
   writerSettings,
 } from '@aos/config';
 import { createLogger } from '@aos/log';
-import { createMetrics, createReadiness, createServiceApp } from '@aos/metrics';
+import { assertRedisKeepsKeys, createMetrics, createReadiness, createServiceApp } from '@aos/metrics';
 import { createRedisConnection, withMigrationLock } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
@@ -34,6 +34,7 @@ runMain(async () => {
   }
   const storage = await openStorage(storageConfig);
   const connection = createRedisConnection(queueConfig.redisUrl, log);
+  await assertRedisKeepsKeys(connection);
   // Writers and query processes often start together: the lock lets one apply the migrations.
   await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
   const metrics = createMetrics();

@@ -53,7 +53,7 @@ export function startMaintenanceProcessor(deps: MaintenanceProcessorDeps): { sta
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    waits: isStorageUnavailable,
     processor: async (job) => {
       const pass = deps.passes[job.name];
       if (!pass) throw new Error(`unknown maintenance job ${job.name}`);

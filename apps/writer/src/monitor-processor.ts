@@ -68,7 +68,7 @@ export function startMonitorProcessor(deps: MonitorProcessorDeps): MonitorProces
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    waits: isStorageUnavailable,
     processor: async (job) => {
       if (job.name !== MONITOR_EVALUATE_JOB) throw new Error(`unknown monitor job ${job.name}`);
       const payload = parseMonitorPayload(job.data);

@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import { createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
-import { isStorageUnavailable } from '@aos/storage';
+import { writeFailureWaits } from '@aos/storage';
 
 export interface PayloadProcessorDeps {
   redisUrl: string;
@@ -31,7 +31,8 @@ export function startPayloadProcessor<Payload>(
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    // Acknowledged items: only the engine's refusal of them spends an attempt.
+    waits: writeFailureWaits,
     onOutcome: deps.metrics.jobOutcomes(queue.name),
     processor: async (job) => {
       let payload: Payload;

@@ -1,7 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { PriceTable } from '@aos/domain';
 import type { Logger } from '@aos/log';
-import { deleteJobRows, isSpanRowsKeyPayload, readJobRows, rowsKeyOf, type Redis } from '@aos/queue';
+import { ROWS_MISSING_PREFIX, ROWS_REFUSED_PREFIX, isSpanRowsKeyPayload, markJobRowsStored, readJobRows, rowsKeyOf, type Redis } from '@aos/queue';
+import { RowsRefusedError, rowsRefusal } from '@aos/storage';
 import { createSpanBatchEncoder, parseSpanBatchJob, type EncodedBatch } from './span-batch-encoder.ts';
 
 export interface SpanBatchJobOptions {
@@ -19,10 +20,12 @@ export type StoreBatch = (batch: EncodedBatch) => Promise<void>;
 /**
  * The work of one ingest job, on whichever thread took it. Ingest queues the rows as raw
  * bytes under a key of their own (named by the job): they are read as a Buffer, stored, and
- * only then is the key removed, so a job whose key is gone had its rows stored by an attempt
- * before (one that died between removing the key and completing the job): it completes
- * without storing them again. Jobs queued by older versions carry their rows or the decoded
- * export in their JSON.
+ * only then is the key removed, in the transaction that marks the job's rows as stored. A
+ * job that finds the mark had its rows stored by an attempt before (one that died before
+ * completing the job) and completes without storing them again; a job that finds neither
+ * rows nor mark has lost its rows (evicted or removed behind the writer's back) and fails
+ * for good as `rows missing`, never as completed. Jobs queued by older versions carry their
+ * rows or the decoded export in their JSON.
  */
 export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
   const encode = createSpanBatchEncoder({ prices: opts.prices, maxValueBytes: opts.maxValueBytes });
@@ -30,19 +33,38 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
     const payload = parseSpanBatchJob(job.data);
     if (!isSpanRowsKeyPayload(payload)) {
       const batch = encode(payload);
-      await store(batch);
+      await storeOrSayRefused(store, batch);
       return { spans: batch.rows };
     }
     const { rowsKey, rowCount, ...rest } = payload;
+    const jobId = String(job.id);
     // A job reads and removes only its own rows, whatever its data says.
-    if (rowsKey !== rowsKeyOf(opts.prefix, String(job.id))) throw new UnrecoverableError(`invalid span batch payload: rowsKey is not the key of job ${job.id}`);
-    const chunk = await readJobRows(opts.redis, rowsKey);
-    if (chunk === null) {
-      opts.logger.warn('span batch already stored by an earlier attempt (its rows key is gone); completing the job', { jobId: job.id, spans: rowCount });
+    if (rowsKey !== rowsKeyOf(opts.prefix, jobId)) throw new UnrecoverableError(`invalid span batch payload: rowsKey is not the key of job ${job.id}`);
+    const rows = await readJobRows(opts.redis, opts.prefix, jobId);
+    if (rows === 'stored') {
+      opts.logger.warn('span batch already stored by an earlier attempt (the job is marked stored); completing the job', { jobId, spans: rowCount });
       return { spans: 0 };
     }
-    await store({ ...rest, chunk, rows: rowCount });
-    await deleteJobRows(opts.redis, rowsKey);
+    if (rows === 'missing') {
+      throw new UnrecoverableError(`${ROWS_MISSING_PREFIX}: job ${jobId} has neither its rows (${rowsKey}) nor the mark that they were stored`);
+    }
+    await storeOrSayRefused(store, { ...rest, chunk: rows, rows: rowCount });
+    await markJobRowsStored(opts.redis, opts.prefix, jobId);
     return { spans: rowCount };
   };
+}
+
+/**
+ * Stores a batch; when the engine refused its rows, the failure is reworded with the
+ * refusal's category, which the dead-letter list and metrics read from the job's failed
+ * reason. Other failures pass unchanged (they are the world's: the job waits).
+ */
+async function storeOrSayRefused(store: StoreBatch, batch: EncodedBatch): Promise<void> {
+  try {
+    await store(batch);
+  } catch (err) {
+    const refusal = rowsRefusal(err);
+    if (refusal === null) throw err;
+    throw new RowsRefusedError(refusal, `${ROWS_REFUSED_PREFIX} (${refusal}): ${(err as Error).message}`);
+  }
 }

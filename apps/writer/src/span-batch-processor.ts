@@ -3,8 +3,8 @@ import type { WriterSettings } from '@aos/config';
 import { loadPrices, type PriceTable } from '@aos/domain';
 import type { Logger, LogLevel } from '@aos/log';
 import type { JobOutcome, Metrics } from '@aos/metrics';
-import { INGEST_QUEUE, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
-import { insertEncodedSpans, isStorageUnavailable, registerDeployments as insertDeployments, writeTelemetryScores, type Storage } from '@aos/storage';
+import { INGEST_QUEUE, createRedisConnection, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
+import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 import { createSpanBatchJobRunner, type StoreBatch } from './span-batch-job.ts';
@@ -44,6 +44,8 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
     maxWaitMs: settings.batchMaxWaitMs,
     maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
     insert: (chunks, rows) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks)),
+    // Only rows the engine refused have a culprit among the block's jobs.
+    isolates: (err) => !writeFailureWaits(err),
   });
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers end a job's processing here.
@@ -82,7 +84,7 @@ interface RunningWorkers {
 }
 
 function startInThread(
-  deps: SpanBatchProcessorDeps & { onOutcome(outcome: JobOutcome): void },
+  deps: SpanBatchProcessorDeps & { onOutcome(outcome: JobOutcome, cause?: DeadLetterCause): void },
   storeBatch: StoreBatch,
   prices: PriceTable,
 ): RunningWorkers {
@@ -95,7 +97,7 @@ function startInThread(
     concurrency: deps.settings.concurrency,
     lockDurationMs: deps.settings.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    waits: writeFailureWaits,
     onOutcome: deps.onOutcome,
     processor: async (job) => {
       // Let ingest requests in the same process run before milliseconds of CPU work.

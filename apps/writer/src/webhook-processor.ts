@@ -31,7 +31,7 @@ export function startWebhookProcessor(deps: {
     concurrency: deps.concurrency,
     lockDurationMs: deps.lockDurationMs,
     logger: deps.logger,
-    unavailable: isStorageUnavailable,
+    waits: isStorageUnavailable,
     processor: async (job) => {
       const payload = parseWebhookPayload(job.data);
       const monitor = await getMonitor(deps.storage, payload.projectId, payload.monitorId);

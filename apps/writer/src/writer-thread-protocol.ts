@@ -1,6 +1,7 @@
 import type { WriterSettings } from '@aos/config';
 import type { LogLevel } from '@aos/log';
 import type { JobOutcome } from '@aos/metrics';
+import type { DeadLetterCause, RefusalCategory } from '@aos/queue';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 
 /** What a writer thread is started with. */
@@ -15,11 +16,11 @@ export interface WriterThreadData {
 /** Thread → main. */
 export type FromWriterThread =
   | { type: 'rows'; id: number; batch: EncodedBatch }
-  | { type: 'job'; outcome: JobOutcome };
+  | { type: 'job'; outcome: JobOutcome; cause?: DeadLetterCause };
 
 /** Main → thread. */
 export type ToWriterThread =
   | { type: 'stored'; id: number }
-  /** `unavailable`: storage could not be reached, so the job waits rather than spending an attempt. */
-  | { type: 'failed'; id: number; message: string; unavailable: boolean }
+  /** `refusal`: the engine refused the rows themselves (the job spends an attempt); null: the job waits for storage. */
+  | { type: 'failed'; id: number; message: string; refusal: RefusalCategory | null }
   | { type: 'close' };

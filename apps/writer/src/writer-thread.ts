@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadPrices } from '@aos/domain';
 import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
-import { StorageUnavailableError, isStorageUnavailable } from '@aos/storage';
+import { RowsRefusedError, writeFailureWaits } from '@aos/storage';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 import { createSpanBatchJobRunner } from './span-batch-job.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
@@ -45,9 +45,9 @@ const { worker } = startWorker({
   concurrency: data.settings.concurrency,
   lockDurationMs: data.settings.lockDurationMs,
   logger,
-  unavailable: isStorageUnavailable,
+  waits: writeFailureWaits,
   // Counted on the main thread, whose registry /metrics reads.
-  onOutcome: (outcome) => send({ type: 'job', outcome }),
+  onOutcome: (outcome, cause) => send({ type: 'job', outcome, cause }),
   processor: (job) => runJob(job, storeOnMainThread),
 });
 
@@ -62,5 +62,5 @@ port.on('message', async (message: ToWriterThread) => {
   if (!entry) return;
   waiting.delete(message.id);
   if (message.type === 'stored') entry.resolve();
-  else entry.reject(message.unavailable ? new StorageUnavailableError(message.message) : new Error(message.message));
+  else entry.reject(message.refusal ? new RowsRefusedError(message.refusal, message.message) : new Error(message.message));
 });

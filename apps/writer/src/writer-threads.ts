@@ -1,7 +1,7 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { JobOutcome } from '@aos/metrics';
-import { countOutcome, type WorkerStats } from '@aos/queue';
-import { isStorageUnavailable } from '@aos/storage';
+import { countOutcome, type DeadLetterCause, type WorkerStats } from '@aos/queue';
+import { rowsRefusal } from '@aos/storage';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
@@ -17,7 +17,7 @@ export interface WriterThreadsOptions {
   logger: Logger;
   logLevel: LogLevel;
   /** Told how each job ended on any thread. */
-  onOutcome(outcome: JobOutcome): void;
+  onOutcome(outcome: JobOutcome, cause?: DeadLetterCause): void;
 }
 
 export interface WriterThreads {
@@ -52,11 +52,11 @@ export function startWriterThreads(
       if (message.type === 'rows') {
         storeBatch(message.batch).then(
           () => reply({ type: 'stored', id: message.id }),
-          (err: Error) => reply({ type: 'failed', id: message.id, message: err.message, unavailable: isStorageUnavailable(err) }),
+          (err: Error) => reply({ type: 'failed', id: message.id, message: err.message, refusal: rowsRefusal(err) }),
         );
       } else if (message.type === 'job') {
         countOutcome(stats, message.outcome);
-        deps.onOutcome(message.outcome);
+        deps.onOutcome(message.outcome, message.cause);
       }
     });
     thread.on('error', (err) => deps.logger.error('writer thread crashed', { threadIndex, error: err }));

@@ -23,13 +23,14 @@ export interface Metrics {
   readonly ingestMasked: Counter<'signal'>;
   readonly ingestBodyBytes: Histogram<'signal'>;
   readonly queueJobs: Counter<'queue' | 'outcome'>;
+  readonly deadLetters: Counter<'queue' | 'cause'>;
   readonly insertedRows: Counter<'table'>;
   readonly insertedBytes: Counter<'table'>;
   readonly insertDuration: Histogram<'table'>;
   readonly writerLag: Histogram;
   readonly maintenanceDue: Gauge<'pass'>;
-  /** The outcome counter of one queue's jobs, for startWorker's `onOutcome`. */
-  jobOutcomes(queue: string): (outcome: JobOutcome) => void;
+  /** The outcome counters of one queue's jobs (and the causes of its dead letters), for startWorker's `onOutcome`. */
+  jobOutcomes(queue: string): (outcome: JobOutcome, cause?: string) => void;
 }
 
 /** Creates the registry and its metrics, with Node.js process metrics (CPU, memory, event loop lag). */
@@ -41,6 +42,12 @@ export function createMetrics(): Metrics {
     name: `${METRIC_PREFIX}queue_jobs_total`,
     help: 'Queue jobs finished by this process, by queue and outcome (completed, retried, dead_lettered, stalled)',
     labelNames: ['queue', 'outcome'] as const,
+    registers,
+  });
+  const deadLetters = new Counter({
+    name: `${METRIC_PREFIX}queue_dead_letters_total`,
+    help: 'Jobs this process ended as dead letters, by queue and cause (rows_refused, rows_missing, invalid_batch, stalled, storage_error)',
+    labelNames: ['queue', 'cause'] as const,
     registers,
   });
   return {
@@ -84,6 +91,7 @@ export function createMetrics(): Metrics {
       registers,
     }),
     queueJobs,
+    deadLetters,
     insertedRows: new Counter({
       name: `${METRIC_PREFIX}storage_inserted_rows_total`,
       help: 'Rows the writer inserted into ClickHouse, by table',
@@ -115,6 +123,9 @@ export function createMetrics(): Metrics {
       labelNames: ['pass'] as const,
       registers,
     }),
-    jobOutcomes: (queue) => (outcome) => queueJobs.inc({ queue, outcome }),
+    jobOutcomes: (queue) => (outcome, cause) => {
+      queueJobs.inc({ queue, outcome });
+      if (outcome === 'dead_lettered') deadLetters.inc({ queue, cause: cause ?? 'storage_error' });
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
+import { ConfigError } from '@aos/config';
 import { pendingMigrations, type Storage } from '@aos/storage';
 import { METRIC_PREFIX, type Metrics } from './metrics.ts';
 import { withTimeout } from './queue-metrics.ts';
@@ -23,7 +24,7 @@ export interface ReadinessDeps {
 
 /**
  * What /readyz answers and the reachability gauges report: storage answers and has every
- * migration of this version, and Redis answers a PING.
+ * migration of this version, and Redis answers a PING and keeps every key it is given.
  */
 export function createReadiness(metrics: Metrics, deps: ReadinessDeps): Readiness {
   const readiness: Readiness = {
@@ -59,8 +60,30 @@ async function probeRedis(redis: Redis): Promise<string> {
   if (redis.status !== 'ready') return `unreachable: connection is ${redis.status}`;
   try {
     await withTimeout(redis.ping(), PROBE_TIMEOUT_MS);
-    return 'ok';
+    return (await withTimeout(redisEvictionProblem(redis), PROBE_TIMEOUT_MS)) ?? 'ok';
   } catch (err) {
     return `unreachable: ${(err as Error).message}`;
   }
+}
+
+/**
+ * Why this Redis cannot be trusted with acknowledged data, or null. Queued rows and jobs
+ * are the only copy of what ingest acknowledged: a Redis allowed to evict keys under memory
+ * pressure (any maxmemory-policy but noeviction) would drop them silently. Read from INFO,
+ * which managed Redis services keep when they disable CONFIG.
+ */
+export async function redisEvictionProblem(redis: Redis): Promise<string | null> {
+  const policy = /^maxmemory_policy:(\S+)/m.exec(await redis.info('memory'))?.[1];
+  if (policy === undefined || policy === 'noeviction') return null;
+  return `maxmemory-policy is ${policy}: Redis may evict queued rows that were acknowledged; set it to noeviction`;
+}
+
+/**
+ * Refuses to start on a Redis that may evict keys (see redisEvictionProblem). A Redis that
+ * does not answer yet is not waited for (the process starts and answers 503 until it
+ * does); /readyz asks again on every probe.
+ */
+export async function assertRedisKeepsKeys(redis: Redis): Promise<void> {
+  const problem = await withTimeout(redisEvictionProblem(redis), PROBE_TIMEOUT_MS).catch(() => null);
+  if (problem) throw new ConfigError(`REDIS_URL: ${problem} (CONFIG SET maxmemory-policy noeviction, or maxmemory-policy in redis.conf)`);
 }

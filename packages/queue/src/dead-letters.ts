@@ -12,23 +12,45 @@ export interface DeadLetter {
   attempts: number;
   /** Why it failed, as a category; the failure's own text (engine messages, paths) stays in the writer's log under the job id. */
   cause: DeadLetterCause;
+  /** With cause `rows_refused`: what the engine found wrong with the rows; otherwise null. */
+  refusal: RefusalCategory | null;
   /** The cause in a sentence. */
   reason: string;
 }
 
-export type DeadLetterCause = 'invalid_batch' | 'stalled' | 'storage_error';
+export type DeadLetterCause = 'invalid_batch' | 'stalled' | 'rows_refused' | 'rows_missing' | 'storage_error';
 
 const REASONS: Record<DeadLetterCause, string> = {
   invalid_batch: 'the batch could not be decoded; retrying will not help',
   stalled: 'the writer stopped while writing the batch, too many times',
+  rows_refused: 'the storage engine refused these rows (see refusal); the server log has its message under this job id',
+  rows_missing: "the batch's rows were gone from Redis before they were stored (evicted, flushed or removed by hand): they are lost",
   storage_error: 'storing the batch failed; the server log has the cause under this job id',
 };
 
+/** What the engine found wrong with refused rows: unreadable, a value not fitting its column, or too large. */
+export type RefusalCategory = 'parse' | 'type' | 'size';
+
+/**
+ * How the writer words the failures that end as a dead letter of a known cause (the job's
+ * failed reason is the error's message): `rows refused (<category>): <engine message>` and
+ * `rows missing: …`.
+ */
+export const ROWS_REFUSED_PREFIX = 'rows refused';
+export const ROWS_MISSING_PREFIX = 'rows missing';
+
 /** The category of a failed job's reason (the writer's error message, or BullMQ's own words for a stalled job). */
-function causeOf(failedReason: string): DeadLetterCause {
-  if (failedReason.startsWith('invalid span batch payload')) return 'invalid_batch';
-  if (/stalled more than allowable limit/.test(failedReason)) return 'stalled';
-  return 'storage_error';
+export function deadLetterCauseOf(failedReason: string): { cause: DeadLetterCause; refusal: RefusalCategory | null } {
+  const refused = /^rows refused \((parse|type|size)\)/.exec(failedReason);
+  if (refused) return { cause: 'rows_refused', refusal: refused[1] as RefusalCategory };
+  const cause: DeadLetterCause = failedReason.startsWith('invalid span batch payload')
+    ? 'invalid_batch'
+    : failedReason.startsWith(ROWS_MISSING_PREFIX)
+      ? 'rows_missing'
+      : /stalled more than allowable limit/.test(failedReason)
+        ? 'stalled'
+        : 'storage_error';
+  return { cause, refusal: null };
 }
 
 /**
@@ -46,7 +68,7 @@ export async function listDeadLetters(
     if (jobs.length === 0) break;
     for (const job of jobs) {
       if (!job || job.data?.projectId !== opts.projectId) continue;
-      const cause = causeOf(job.failedReason ?? '');
+      const { cause, refusal } = deadLetterCauseOf(job.failedReason ?? '');
       out.push({
         jobId: String(job.id),
         projectId: job.data.projectId,
@@ -55,6 +77,7 @@ export async function listDeadLetters(
         failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
         attempts: job.attemptsMade,
         cause,
+        refusal,
         reason: REASONS[cause],
       });
       if (out.length >= opts.limit) break;

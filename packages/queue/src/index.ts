@@ -13,12 +13,12 @@ export {
   spanRowsPayloadSchema,
 } from './ingest-queue.ts';
 export type { IngestJobPayload, SpanBatchJob, SpanBatchPayload, SpanRowsKeyPayload, SpanRowsPayload } from './ingest-queue.ts';
-export { addSpanRowsJob, deleteJobRows, readJobRows, rowsKeyOf } from './span-rows-key.ts';
-export type { SpanRowsJob } from './span-rows-key.ts';
+export { addSpanRowsJob, markJobRowsStored, readJobRows, rowsKeyOf } from './span-rows-key.ts';
+export type { JobRows, SpanRowsJob } from './span-rows-key.ts';
 export { countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
-export { countSpans, listDeadLetters, removeDeadLetters, retryDeadLetters } from './dead-letters.ts';
-export type { DeadLetter, DeadLetterCause } from './dead-letters.ts';
+export { ROWS_MISSING_PREFIX, ROWS_REFUSED_PREFIX, countSpans, deadLetterCauseOf, listDeadLetters, removeDeadLetters, retryDeadLetters } from './dead-letters.ts';
+export type { DeadLetter, DeadLetterCause, RefusalCategory } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
   RETENTION_JOB,

@@ -47,14 +47,42 @@ export function prefixOf(queue: Queue<IngestJobPayload>): string {
   return queue.opts.prefix ?? 'bull';
 }
 
-/** The rows of a job, or null when its key is gone (the job's work was done by an attempt before this one). */
-export function readJobRows(redis: Redis, rowsKey: string): Promise<Buffer | null> {
-  return redis.getBuffer(rowsKey);
+/** The field set on a job's own hash, in the transaction that removes its rows, saying they were stored. */
+const ROWS_STORED_FIELD = 'aosRowsStored';
+
+/** BullMQ's key of a job's hash in the ingest queue. */
+function jobKeyOf(prefix: string, jobId: string): string {
+  return `${prefix}:${INGEST_QUEUE}:${jobId}`;
 }
 
-/** Removes a job's rows once nothing will read them again. */
-export async function deleteJobRows(redis: Redis, rowsKey: string): Promise<void> {
-  await redis.del(rowsKey);
+/**
+ * A job's rows as the writer finds them: the bytes; `stored` when an attempt before this one
+ * stored them (and said so on the job); or `missing` when neither the rows nor that mark
+ * are there (the key was evicted, flushed or removed by hand): the rows are lost, and
+ * the job must not complete as if they had been stored.
+ */
+export type JobRows = Buffer | 'stored' | 'missing';
+
+/** Reads a job's rows, or what became of them, in one round trip. */
+export async function readJobRows(redis: Redis, prefix: string, jobId: string): Promise<JobRows> {
+  const replies = await redis.multi().getBuffer(rowsKeyOf(prefix, jobId)).hexists(jobKeyOf(prefix, jobId), ROWS_STORED_FIELD).exec();
+  if (!replies) throw new Error(`reading the rows of job ${jobId}: the transaction was discarded`);
+  const [[rowsErr, rows], [markErr, marked]] = replies as [[Error | null, Buffer | null], [Error | null, number]];
+  if (rowsErr || markErr) throw rowsErr ?? markErr;
+  if (rows !== null) return rows;
+  return marked === 1 ? 'stored' : 'missing';
+}
+
+/**
+ * Removes a job's rows once they are stored and marks the job as stored, in one
+ * transaction: a later attempt of the same job (its worker died before completing it)
+ * then finds the mark, never a bare absence. The mark lives on the job's own hash, so it
+ * goes when the job is removed and costs nothing after.
+ */
+export async function markJobRowsStored(redis: Redis, prefix: string, jobId: string): Promise<void> {
+  const replies = await redis.multi().hset(jobKeyOf(prefix, jobId), ROWS_STORED_FIELD, Date.now()).del(rowsKeyOf(prefix, jobId)).exec();
+  const failed = replies?.find(([err]) => err !== null);
+  if (!replies || failed) throw failed?.[0] ?? new Error(`marking the rows of job ${jobId} stored: the transaction was discarded`);
 }
 
 /**

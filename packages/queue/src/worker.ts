@@ -1,7 +1,8 @@
-import { Worker, type Job, type Processor } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
 import type { JobOutcome } from '@aos/metrics';
+import { deadLetterCauseOf, type DeadLetterCause } from './dead-letters.ts';
 import { throttledErrorLog } from './redis.ts';
 
 export interface WorkerOptions<T> {
@@ -14,14 +15,15 @@ export interface WorkerOptions<T> {
   processor: Processor<T>;
   logger: Logger;
   /**
-   * Whether an error means a dependency (storage) cannot be reached rather than that the
-   * job is bad. Such a job goes back to waiting without spending an attempt, and the
-   * queue pauses with capped backoff until the dependency answers again: an outage of
-   * any length dead-letters nothing.
+   * Whether a failure is the world's rather than the job's (a dependency that cannot be
+   * reached or cannot write). Such a job goes back to waiting without spending an attempt,
+   * and the queue pauses with capped backoff until the dependency works again: an outage
+   * of any length dead-letters nothing. Failures it does not claim spend an attempt; an
+   * UnrecoverableError fails the job at once whatever this says.
    */
-  unavailable?: (err: unknown) => boolean;
-  /** Told how each job ended (for the queue's metrics). */
-  onOutcome?: (outcome: JobOutcome) => void;
+  waits?: (err: unknown) => boolean;
+  /** Told how each job ended (for the queue's metrics), with the cause of a dead letter. */
+  onOutcome?: (outcome: JobOutcome, cause?: DeadLetterCause) => void;
 }
 
 /** The first pause of the queue when a dependency cannot be reached; each failed retry doubles it up to the cap. */
@@ -49,7 +51,7 @@ export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; sta
       outage.ended();
       return result;
     } catch (err) {
-      if (!opts.unavailable?.(err)) throw err;
+      if (err instanceof UnrecoverableError || !opts.waits?.(err)) throw err;
       // Rate-limits the queue (for every worker on it) and puts the job back unspent.
       await worker.rateLimit(outage.pauseFor(err));
       throw Worker.RateLimitError();
@@ -65,14 +67,16 @@ export function startWorker<T>(opts: WorkerOptions<T>): { worker: Worker<T>; sta
     // next attempt is idempotent, and dropping the batch would lose spans.
     maxStalledCount: 10,
   });
-  const outcome = (o: JobOutcome) => {
+  const outcome = (o: JobOutcome, cause?: DeadLetterCause) => {
     countOutcome(stats, o);
-    opts.onOutcome?.(o);
+    opts.onOutcome?.(o, cause);
   };
   worker.on('completed', () => outcome('completed'));
   worker.on('failed', (job: Job<T> | undefined, err: Error) => {
-    const final = job ? job.attemptsMade >= (job.opts.attempts ?? 1) : true;
-    outcome(final ? 'dead_lettered' : 'retried');
+    // An UnrecoverableError ends the job on its first attempt, whatever attempts are left.
+    const final = !job || err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (final) outcome('dead_lettered', deadLetterCauseOf(err.message).cause);
+    else outcome('retried');
     log[final ? 'error' : 'warn'](final ? 'job failed for good (dead letter)' : 'job failed, will retry', {
       jobId: job?.id,
       attemptsMade: job?.attemptsMade,
@@ -107,7 +111,7 @@ function outagePauses(log: Logger) {
       const now = Date.now();
       if (pauseMs === 0) {
         since = now;
-        log.warn('a dependency cannot be reached: the queue waits and retries, spending no attempt', { error: (err as Error).message });
+        log.warn('a dependency cannot be reached or cannot write: the queue waits and retries, spending no attempt', { error: (err as Error).message });
       }
       if (now < until) return until - now;
       pauseMs = Math.min(OUTAGE_MAX_PAUSE_MS, pauseMs === 0 ? OUTAGE_FIRST_PAUSE_MS : pauseMs * 2);
@@ -116,7 +120,7 @@ function outagePauses(log: Logger) {
     },
     ended(): void {
       if (pauseMs === 0) return;
-      log.info('the dependency answers again: the queue resumes', { pausedForMs: Date.now() - since });
+      log.info('the dependency works again: the queue resumes', { pausedForMs: Date.now() - since });
       pauseMs = 0;
       until = 0;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StorageUnavailableError, isStorageUnavailable } from './client.ts';
+import { StorageUnavailableError, isStorageUnavailable, serverWriteSettings } from './client.ts';
 
 describe('isStorageUnavailable', () => {
   it('says yes to faults a retry can outlast', () => {
@@ -14,5 +14,12 @@ describe('isStorageUnavailable', () => {
     expect(isStorageUnavailable(new Error('Code: 62. DB::Exception: Syntax error: failed at position 8'))).toBe(false);
     expect(isStorageUnavailable(new Error('Code: 27. DB::Exception: Cannot parse input: expected \'"\' before: ...'))).toBe(false);
     expect(isStorageUnavailable('not an error')).toBe(false);
+  });
+});
+
+describe('serverWriteSettings', () => {
+  it('turns async inserts off on every server, and on a cluster passes inserts into a Distributed table to the shards before answering', () => {
+    expect(serverWriteSettings(undefined)).toEqual({ async_insert: 0, wait_for_async_insert: 1 });
+    expect(serverWriteSettings('main')).toEqual({ async_insert: 0, wait_for_async_insert: 1, distributed_foreground_insert: 1 });
   });
 });

@@ -95,11 +95,19 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
 }
 
 /**
- * A ClickHouse server by URL. Inserts are one large `INSERT … FORMAT` each, batched by the
- * writer (WRITER_BATCH_MAX_ROWS / WRITER_BATCH_MAX_WAIT_MS), so the server's async_insert
- * is left off: it would add a buffer and an acknowledgement before the data is in a part,
- * while a batch's job completes only once its rows are stored.
+ * Settings every statement sent to a server carries, so that a write answers only once its
+ * rows are in a part, whatever the user's profile says: async inserts off (a profile with
+ * `async_insert=1, wait_for_async_insert=0` would acknowledge rows that exist nowhere yet,
+ * and the writer would then remove their only copy from Redis), and on a cluster, inserts
+ * into a Distributed table passed to the shards before the answer rather than queued on
+ * the node that took them. Inserts are large already: the writer batches them
+ * (WRITER_BATCH_MAX_ROWS / WRITER_BATCH_MAX_WAIT_MS).
  */
+export function serverWriteSettings(cluster: string | undefined): ClickHouseSettings {
+  return { async_insert: 0, wait_for_async_insert: 1, ...(cluster ? { distributed_foreground_insert: 1 } : {}) };
+}
+
+/** A ClickHouse server (or cluster) by URL. */
 async function openServer(settings: StorageSettings): Promise<Storage> {
   const url = settings.url!;
   let ca: string | undefined;
@@ -112,7 +120,7 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     url,
     username: settings.user,
     password: settings.password,
-    clickhouse_settings: SESSION_SETTINGS,
+    clickhouse_settings: { ...SESSION_SETTINGS, ...serverWriteSettings(settings.cluster) },
     request_timeout: settings.requestTimeoutMs,
     // Errors reach the caller, which logs them in the service's own format.
     log: { level: ClickHouseLogLevel.OFF },

@@ -4,6 +4,7 @@
 //   CH_ENDPOINT_USERS     JSON {"name": {"password": "…", "readonly": true}}; default: `default` without password
 //   CH_ENDPOINT_PORT      default 0 (a free port)
 //   CH_ENDPOINT_TLS_CERT, CH_ENDPOINT_TLS_KEY  PEM files: serve https
+//   CH_ENDPOINT_WRITE_LOG  a file: each write statement is appended as a JSON line with its settings
 // Prints `clickhouse endpoint listening on <url>` once it accepts requests; exits on SIGTERM.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -17,7 +18,7 @@ const dataDir = env.CH_ENDPOINT_DATA_DIR;
 if (!dataDir) throw new Error('CH_ENDPOINT_DATA_DIR is required');
 const users = new Map<string, EndpointUser>(Object.entries(JSON.parse(env.CH_ENDPOINT_USERS ?? '{"default":{"password":""}}') as Record<string, EndpointUser>));
 const engine = openEngine(dataDir);
-const handler = createHandler(engine, users);
+const handler = createHandler(engine, users, env.CH_ENDPOINT_WRITE_LOG);
 const tls = env.CH_ENDPOINT_TLS_CERT && env.CH_ENDPOINT_TLS_KEY ? { cert: readFileSync(env.CH_ENDPOINT_TLS_CERT), key: readFileSync(env.CH_ENDPOINT_TLS_KEY) } : undefined;
 const server = tls ? https.createServer(tls, (req, res) => void handler(req, res)) : http.createServer((req, res) => void handler(req, res));
 server.listen(Number(env.CH_ENDPOINT_PORT ?? 0), '127.0.0.1', () => {

@@ -1,4 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -47,9 +48,11 @@ type Sessions = Map<string, Map<string, string>>;
 /**
  * The request handler of the endpoint: the part of ClickHouse's HTTP interface that
  * @clickhouse/client uses, run on `engine`. See README.md beside this file for what it
- * covers and what it refuses.
+ * covers and what it refuses. With `writeLog`, every statement that is not a read is
+ * recorded there (a JSON line: its first line and the settings it ran with), so a test can
+ * see what a write was sent with.
  */
-export function createHandler(engine: Engine, users: ReadonlyMap<string, EndpointUser>) {
+export function createHandler(engine: Engine, users: ReadonlyMap<string, EndpointUser>, writeLog?: string) {
   const sessions: Sessions = new Map();
   return async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://endpoint');
@@ -73,6 +76,10 @@ export function createHandler(engine: Engine, users: ReadonlyMap<string, Endpoin
         throw new ServerError(164, 'READONLY', `${user.name}: Cannot execute query in readonly mode`);
       }
       const setOnly = SET_STATEMENT.exec(statement.sql);
+      if (writeLog && !isRead && !setOnly) {
+        const line = { statement: statement.sql.split('\n', 1)[0]!.slice(0, 300), settings: Object.fromEntries(statement.settings) };
+        appendFileSync(writeLog, `${JSON.stringify(line)}\n`);
+      }
       const result = setOnly ? remember(setOnly[1]!, url.searchParams.get('session_id'), sessions) : await engine.run(statement).catch(rethrowEngineError);
       res.setHeader(
         'X-ClickHouse-Summary',

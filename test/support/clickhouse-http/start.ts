@@ -16,6 +16,8 @@ export interface EndpointOptions {
   dataDir: string;
   users?: Record<string, EndpointUser>;
   tls?: { certFile: string; keyFile: string };
+  /** A file where every write statement is recorded with the settings it ran with (JSON lines). */
+  writeLog?: string;
 }
 
 /** Starts the endpoint in its own process and resolves once it listens. */
@@ -27,6 +29,7 @@ export function startClickHouseEndpoint(options: EndpointOptions): Promise<Click
       CH_ENDPOINT_DATA_DIR: path.resolve(options.dataDir),
       ...(options.users ? { CH_ENDPOINT_USERS: JSON.stringify(options.users) } : {}),
       ...(options.tls ? { CH_ENDPOINT_TLS_CERT: options.tls.certFile, CH_ENDPOINT_TLS_KEY: options.tls.keyFile } : {}),
+      ...(options.writeLog ? { CH_ENDPOINT_WRITE_LOG: options.writeLog } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

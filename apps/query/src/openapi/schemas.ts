@@ -295,6 +295,11 @@ export const deadLetter = v.object({
   receivedAt: nullableTime,
   failedAt: nullableTime,
   attempts: count,
+  cause: v.pipe(
+    v.picklist(['invalid_batch', 'stalled', 'rows_refused', 'rows_missing', 'storage_error']),
+    v.description('rows_refused: the engine refused the rows themselves (see refusal); rows_missing: the rows were gone from Redis before they were stored'),
+  ),
+  refusal: v.pipe(v.nullable(v.picklist(['parse', 'type', 'size'])), v.description('With rows_refused: unreadable rows, a value not fitting its column, or a value too large')),
   reason: text,
 });
 export const retried = v.object({ retried: count });
