@@ -109,6 +109,7 @@ const DOMAIN_IMPORTS: Record<string, readonly string[]> = {
   'project-settings': [],
   retention: ['traces'],
   keys: [],
+  metrics: [],
 };
 for (const entry of readdirSync(STORAGE)) {
   const full = path.join(STORAGE, entry);

@@ -1,30 +1,15 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import { Queue } from 'bullmq';
-import { LOG_RECORD_QUEUE, createRedisConnection } from '@aos/queue';
+import { describe, expect, it } from 'vitest';
+import { LOG_RECORD_QUEUE } from '@aos/queue';
+import { limitedServicePerTest } from '../support/limited-service.ts';
 import type { SpanDetail } from '../support/api-types.ts';
 import { watchRedisCommands } from '../support/redis-monitor.ts';
-import { eventually, jsonCall, startTestService, type TestService } from '../support/service.ts';
+import { eventually, jsonCall } from '../support/service.ts';
 
 // The logs receiver under the trace receiver's limits: body size, gzip, the queue's
 // high-water mark, and the project's masking policy applied before Redis.
 const LIMIT = 64 * 1024;
-let svc: TestService;
-let connection: Redis;
-let queue: Queue;
-// A service per test: a shutdown of one that had run all three stalled in closing its
-// log record queue (BullMQ, shared connection), which none of them alone does.
-beforeEach(async () => {
-  svc = await startTestService({ INGEST_MAX_BODY_BYTES: String(LIMIT), INGEST_MAX_QUEUE_DEPTH: '2', INGEST_RETRY_AFTER_SECONDS: '7' });
-  connection = createRedisConnection(svc.env.REDIS_URL!);
-  queue = new Queue(LOG_RECORD_QUEUE, { connection, prefix: svc.env.QUEUE_PREFIX! });
-});
-afterEach(async () => {
-  await queue?.close();
-  await connection?.quit();
-  await svc?.stop();
-});
+const limited = limitedServicePerTest(LOG_RECORD_QUEUE, LIMIT);
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
@@ -41,17 +26,17 @@ function userMessage(traceId: string, spanId: string, content: string): string {
 }
 
 function postLogs(body: string | Buffer, headers: Record<string, string> = {}) {
-  return svc.api('/api/v1/traces/otlp/v1/logs', { method: 'POST', body: body as Buffer<ArrayBuffer>, headers: { 'content-type': 'application/json', ...headers } });
+  return limited.svc.api('/api/v1/traces/otlp/v1/logs', { method: 'POST', body: body as Buffer<ArrayBuffer>, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 /** Sends the span the records belong to, as OTLP/JSON, and waits for its detail to satisfy `has`. */
 async function sendSpanAndRead(traceId: string, spanId: string, has: (s: SpanDetail) => boolean): Promise<SpanDetail> {
   const now = Date.now() * 1e6;
   const span = { traceId, spanId, name: 'chat', startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1e6), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] };
-  const sent = await svc.api('/api/v1/traces/otlp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }) });
+  const sent = await limited.svc.api('/api/v1/traces/otlp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }) });
   expect(sent.status).toBe(200);
   return eventually(async () => {
-    const answer = await jsonCall<SpanDetail>(svc, `/api/v1/traces/${traceId}/spans/${spanId}`);
+    const answer = await jsonCall<SpanDetail>(limited.svc, `/api/v1/traces/${traceId}/spans/${spanId}`);
     return answer.status === 200 && has(answer.body) ? answer.body : undefined;
   });
 }
@@ -70,7 +55,7 @@ describe('OTLP logs limits', () => {
   });
 
   it('masks records with the project policy before they reach Redis', async () => {
-    const saved = await svc.api('/api/v1/trace-masking', {
+    const saved = await limited.svc.api('/api/v1/trace-masking', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ rules: [{ name: 'emails', detector: 'email', replacement: { style: 'fixed', text: '<email>' } }] }),
@@ -97,7 +82,7 @@ describe('OTLP logs limits', () => {
   it("answers 503 with Retry-After at the log record queue's high-water mark, and accepts again once drained", async () => {
     // Jobs held back for a minute fill the queue without pausing its workers.
     const held = { projectId: 'default', receivedAtMs: Date.now(), records: [] };
-    const jobs = await queue.addBulk([1, 2].map(() => ({ name: 'records', data: held, opts: { delay: 60_000 } })));
+    const jobs = await limited.queue.addBulk([1, 2].map(() => ({ name: 'records', data: held, opts: { delay: 60_000 } })));
     // The depth is sampled at most every 250 ms.
     await new Promise((r) => setTimeout(r, 300));
     const refused = await postLogs(userMessage(hex(100, 32), hex(1, 16), 'question'));

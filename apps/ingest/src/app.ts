@@ -7,6 +7,7 @@ export { startProjectSettings, type ProjectSettingsSource } from './project-sett
 export { MASKING_FINDINGS_FLUSH_MS, createMaskingFindings, type MaskingFindings } from './masking-findings.ts';
 export { createTraceExportPipeline, type TraceExportDeps, type TraceExportPipeline } from './pipeline/trace-export.ts';
 export { createLogExportPipeline, type LogExportDeps, type LogExportPipeline } from './pipeline/log-export.ts';
+export { createMetricExportPipeline, type MetricExportDeps, type MetricExportPipeline } from './pipeline/metric-export.ts';
 export { createInflightBytes, type InflightBytes } from './pipeline/inflight-bytes.ts';
 export { startOtlpGrpcReceiver, type OtlpPipelines } from './grpc/receiver.ts';
 export type { OtlpGrpcServer } from './grpc/server.ts';

@@ -2,7 +2,7 @@ import { authSettings, ConfigError, httpSettings, ingestSettings, logSettings, m
 import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { assertRedisKeepsKeys, createMetrics, createReadiness } from '@aos/metrics';
-import { createIngestQueue, createLogRecordQueue, createRedisConnection } from '@aos/queue';
+import { createIngestQueue, createLogRecordQueue, createMetricPointQueue, createRedisConnection } from '@aos/queue';
 import { runMain, serveUntilSignal } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
 import {
@@ -10,6 +10,7 @@ import {
   createIngestApp,
   createInflightBytes,
   createLogExportPipeline,
+  createMetricExportPipeline,
   createMaskingFindings,
   createTraceExportPipeline,
   startOtlpGrpcReceiver,
@@ -36,6 +37,7 @@ runMain(async () => {
   const attempts = writerSettings(env).jobAttempts;
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
   const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
+  const metricQueue = createMetricPointQueue({ connection, prefix: queueConfig.prefix, attempts, logger: log });
   const ingestConfig = ingestSettings(env);
   const projectSettings = await startProjectSettings({
     storage,
@@ -49,7 +51,11 @@ runMain(async () => {
   // One in-flight body budget for the process, whichever signal the bodies carry.
   const inflight = createInflightBytes(ingestConfig.maxInflightBytes);
   const common = { auth: createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs), settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight };
-  const pipelines = { traces: createTraceExportPipeline({ ...common, queue }), logs: createLogExportPipeline({ ...common, queue: logQueue }) };
+  const pipelines = {
+    traces: createTraceExportPipeline({ ...common, queue }),
+    logs: createLogExportPipeline({ ...common, queue: logQueue }),
+    metrics: createMetricExportPipeline({ ...common, queue: metricQueue }),
+  };
   const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
   if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
   serveUntilSignal(createIngestApp(pipelines, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
@@ -60,6 +66,7 @@ runMain(async () => {
     await maskingFindings.close();
     await queue.close();
     await logQueue.close();
+    await metricQueue.close();
     await connection.quit();
     await storage.close();
   }, processSettings(env));

@@ -19,6 +19,7 @@ import { scoreConfigRoutes } from './routes/score-configs/index.ts';
 import { scoreRoutes } from './routes/trace-scores/index.ts';
 import { traceDimensionRoutes } from './routes/trace-dimensions/index.ts';
 import { traceMaskingRoutes } from './routes/trace-masking/index.ts';
+import { traceMetricRoutes } from './routes/trace-metrics/index.ts';
 import { traceRetentionRoutes } from './routes/trace-retention/index.ts';
 import { traceRoutes } from './routes/traces/index.ts';
 import { traceViewRoutes } from './routes/trace-views/index.ts';
@@ -75,6 +76,7 @@ export function queryRoutes(appDeps: QueryAppDeps): Hono {
   app.route('/trace-views', traceViewRoutes(deps));
   app.route('/trace-masking', traceMaskingRoutes(deps));
   app.route('/trace-retention', traceRetentionRoutes(deps));
+  app.route('/trace-metrics', traceMetricRoutes(deps));
   // GET /openapi.json and /reference: the document of every route above (and of ingest's).
   app.route('/', openApiRoutes());
   return app;

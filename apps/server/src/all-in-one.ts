@@ -23,6 +23,7 @@ import {
   createInflightBytes,
   createLogExportPipeline,
   createMaskingFindings,
+  createMetricExportPipeline,
   createTraceExportPipeline,
   ingestRoutes,
   startOtlpGrpcReceiver,
@@ -32,7 +33,15 @@ import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { assertRedisKeepsKeys, createMetrics, createReadiness, createServiceApp, type Metrics } from '@aos/metrics';
 import { queryRoutes } from '@aos/query';
-import { createEvaluationQueue, createIngestQueue, createLogRecordQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher } from '@aos/queue';
+import {
+  createEvaluationQueue,
+  createIngestQueue,
+  createLogRecordQueue,
+  createMetricPointQueue,
+  createMonitorQueue,
+  createRedisConnection,
+  settingsChangePublisher,
+} from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startWriter, type Writer } from '@aos/writer';
 import { listen } from './http-server.ts';
@@ -99,6 +108,8 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => queue.close());
     const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
     stops.push(() => logQueue.close());
+    const metricQueue = createMetricPointQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
+    stops.push(() => metricQueue.close());
     const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
     stops.push(() => monitorQueue.close());
     const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
@@ -133,7 +144,11 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     // One in-flight body budget for the process, whichever signal the bodies carry.
     const inflight = createInflightBytes(ingestConfig.maxInflightBytes);
     const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight };
-    const pipelines = { traces: createTraceExportPipeline({ ...pipelineDeps, queue }), logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }) };
+    const pipelines = {
+      traces: createTraceExportPipeline({ ...pipelineDeps, queue }),
+      logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }),
+      metrics: createMetricExportPipeline({ ...pipelineDeps, queue: metricQueue }),
+    };
     stops.push(() => pipelines.traces.close());
     const app = createServiceApp({ metrics, readiness }, log);
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.

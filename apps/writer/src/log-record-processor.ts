@@ -1,20 +1,12 @@
-import { UnrecoverableError } from 'bullmq';
 import { GENAI_MESSAGE_EVENTS, telemetryScoresOf } from '@aos/domain';
-import type { Logger } from '@aos/log';
-import type { Metrics } from '@aos/metrics';
-import { LOG_RECORD_QUEUE, createRedisConnection, parseLogRecordPayload, startWorker, type LogRecordPayload, type WorkerStats } from '@aos/queue';
-import { insertSpanLogRecords, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
+import { LOG_RECORD_QUEUE, parseLogRecordPayload, type WorkerStats } from '@aos/queue';
+import { insertSpanLogRecords, writeTelemetryScores, type Storage } from '@aos/storage';
+import { startPayloadProcessor, type PayloadProcessorDeps } from './payload-processor.ts';
 import type { SpanLogJoin } from './span-log-join.ts';
 
-export interface LogRecordProcessorDeps {
+export interface LogRecordProcessorDeps extends PayloadProcessorDeps {
   storage: Storage;
-  redisUrl: string;
-  prefix: string;
-  logger: Logger;
-  lockDurationMs: number;
-  concurrency: number;
   join: SpanLogJoin;
-  metrics: Metrics;
 }
 
 /**
@@ -23,39 +15,14 @@ export interface LogRecordProcessorDeps {
  * already stored (span-log-join.ts). Every step is idempotent, so a retried job is harmless.
  */
 export function startLogRecordProcessor(deps: LogRecordProcessorDeps): { stats: WorkerStats; close(): Promise<void> } {
-  const connection = createRedisConnection(deps.redisUrl, deps.logger);
-  const started = startWorker({
-    queue: LOG_RECORD_QUEUE,
-    connection,
-    prefix: deps.prefix,
-    concurrency: deps.concurrency,
-    lockDurationMs: deps.lockDurationMs,
-    logger: deps.logger,
-    // Acknowledged records: only the engine's refusal of them spends an attempt.
-    waits: writeFailureWaits,
-    onOutcome: deps.metrics.jobOutcomes(LOG_RECORD_QUEUE),
-    processor: async (job) => {
-      let payload: LogRecordPayload;
-      try {
-        payload = parseLogRecordPayload(job.data);
-      } catch (err) {
-        throw new UnrecoverableError(`invalid log record payload: ${(err as Error).message}`);
-      }
-      const { projectId, records } = payload;
-      // Message events are kept for their spans; evaluation results are scores and nothing else.
-      const messages = records.filter((r) => GENAI_MESSAGE_EVENTS.has(r.eventName));
-      await insertSpanLogRecords(deps.storage, projectId, payload.receivedAtMs, messages);
-      const scores = records.flatMap((r) => telemetryScoresOf(r.traceId, r.spanId, [{ ...r, name: r.eventName }]));
-      await writeTelemetryScores(deps.storage, projectId, scores);
-      await deps.join.join(projectId, messages.map((r) => r.traceId));
-      return { records: messages.length, scores: scores.length };
-    },
+  return startPayloadProcessor(deps, { name: LOG_RECORD_QUEUE, parse: parseLogRecordPayload, describe: 'log record' }, async (payload) => {
+    const { projectId, records } = payload;
+    // Message events are kept for their spans; evaluation results are scores and nothing else.
+    const messages = records.filter((r) => GENAI_MESSAGE_EVENTS.has(r.eventName));
+    await insertSpanLogRecords(deps.storage, projectId, payload.receivedAtMs, messages);
+    const scores = records.flatMap((r) => telemetryScoresOf(r.traceId, r.spanId, [{ ...r, name: r.eventName }]));
+    await writeTelemetryScores(deps.storage, projectId, scores);
+    await deps.join.join(projectId, messages.map((r) => r.traceId));
+    return { records: messages.length, scores: scores.length };
   });
-  return {
-    stats: started.stats,
-    async close() {
-      await started.worker.close();
-      await connection.quit();
-    },
-  };
 }

@@ -6,6 +6,7 @@ import {
   createIngestQueue,
   createLogRecordQueue,
   createMaintenanceQueue,
+  createMetricPointQueue,
   createMonitorQueue,
   createRedisConnection,
   createWebhookQueue,
@@ -29,6 +30,7 @@ export function startQueueGauges(deps: {
   const queues = [
     createIngestQueue({ ...common, attempts: deps.settings.jobAttempts }),
     createLogRecordQueue({ ...common, attempts: deps.settings.jobAttempts }),
+    createMetricPointQueue({ ...common, attempts: deps.settings.jobAttempts }),
     createEvaluationQueue(common),
     createMaintenanceQueue(common),
     createMonitorQueue(common),

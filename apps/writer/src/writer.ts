@@ -6,6 +6,7 @@ import type { Storage } from '@aos/storage';
 import { startEvaluationProcessor } from './evaluation-processor.ts';
 import { startMaintenanceProcessor } from './maintenance-processor.ts';
 import { startLogRecordProcessor } from './log-record-processor.ts';
+import { startMetricPointProcessor } from './metric-point-processor.ts';
 import { startMonitorProcessor, type MonitorProcessor } from './monitor-processor.ts';
 import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batch-processor.ts';
 import { createSpanLogJoin } from './span-log-join.ts';
@@ -58,6 +59,8 @@ export function startWriter(deps: WriterDeps): Writer {
   const spans = startSpanBatchProcessor({ ...common, settings, logLevel: deps.logLevel, join });
   // LOG_RECORD_QUEUE: OTLP log records kept for their spans, evaluation results as scores (WRITER_CONCURRENCY).
   const logRecords = startLogRecordProcessor({ ...common, concurrency: settings.concurrency, join });
+  // METRIC_POINT_QUEUE: GenAI metric points, stored as sent (WRITER_CONCURRENCY).
+  const metricPoints = startMetricPointProcessor({ ...common, concurrency: settings.concurrency });
   // EVALUATION_QUEUE: automatic evaluator runs and backfill chunks.
   const evaluations = startEvaluationProcessor({ ...common, settings: deps.evaluatorSettings, concurrency: deps.evaluatorSettings.workerConcurrency });
   // MAINTENANCE_QUEUE: periodic passes over stored spans.
@@ -108,7 +111,7 @@ export function startWriter(deps: WriterDeps): Writer {
       // still running while the writer threads ended never returned (embedded engine).
       await maintenance.close();
       await evaluations.close();
-      await Promise.all([spans.close(), logRecords.close(), monitors.close(), webhooks.close(), queueGauges.close()]);
+      await Promise.all([spans.close(), logRecords.close(), metricPoints.close(), monitors.close(), webhooks.close(), queueGauges.close()]);
     },
   };
 }

@@ -2,6 +2,7 @@
 export { spanRowsFromExport, type NormalizeContext } from './normalize.ts';
 export { foldLogRecords, isSpanLogEvent, type JoinableSpan, type SpanEventRecord } from './span-log-join.ts';
 export { EVALUATION_RESULT_EVENT, telemetryScoreOf, telemetryScoresOf, type EvaluationEvent, type TelemetryScore } from './evaluation-results.ts';
+export { genAiMetricAttributes, isGenAiMetric, type GenAiMetricAttributes } from './genai-metrics.ts';
 export {
   JOINED_FIELDS,
   type JoinedField,

@@ -61,7 +61,7 @@ export function createMetrics(): Metrics {
     }),
     ingestAccepted: new Counter({
       name: `${METRIC_PREFIX}ingest_accepted_items_total`,
-      help: 'Spans (signal=traces) or log records (signal=logs) accepted and queued',
+      help: 'Spans (signal=traces), log records (signal=logs) or metric data points (signal=metrics) accepted and queued',
       labelNames: ['signal'] as const,
       registers,
     }),

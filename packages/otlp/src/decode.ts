@@ -1,10 +1,12 @@
 /** Decoding by the encoding a transport announced; strict UTF-8 for JSON. */
-import type { OtlpEncoding, OtlpLogsExport, OtlpTraceExport } from './types.ts';
+import type { OtlpEncoding, OtlpLogsExport, OtlpMetricsExport, OtlpTraceExport } from './types.ts';
 import { OtlpDecodeError } from './errors.ts';
 import { decodeJsonExport } from './decode-json.ts';
 import { decodeProtobufExport, type SpanAttributeCap } from './decode-protobuf.ts';
 import { decodeJsonLogsExport } from './decode-logs-json.ts';
 import { decodeProtobufLogsExport } from './decode-logs-protobuf.ts';
+import { decodeJsonMetricsExport } from './decode-metrics-json.ts';
+import { decodeProtobufMetricsExport } from './decode-metrics-protobuf.ts';
 
 // Strict: a JSON body that is not valid UTF-8 is rejected, not patched with U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -20,6 +22,11 @@ export function decodeExport(body: Uint8Array, encoding: OtlpEncoding, cap?: Spa
 /** Decodes a logs request body in the encoding its Content-Type announced. */
 export function decodeLogsExport(body: Uint8Array, encoding: OtlpEncoding): OtlpLogsExport {
   return encoding === 'protobuf' ? decodeProtobufLogsExport(body) : decodeJsonLogsExport(utf8Text(body));
+}
+
+/** Decodes a metrics request body in the encoding its Content-Type announced. */
+export function decodeMetricsExport(body: Uint8Array, encoding: OtlpEncoding): OtlpMetricsExport {
+  return encoding === 'protobuf' ? decodeProtobufMetricsExport(body) : decodeJsonMetricsExport(utf8Text(body));
 }
 
 function utf8Text(body: Uint8Array): string {

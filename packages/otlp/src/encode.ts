@@ -36,6 +36,15 @@ export function encodeLogsExportResponse(
   return encodeResponse(encoding, ExportLogsServiceResponse, 'rejectedLogRecords', partial?.rejectedLogRecords ?? 0, partial?.errorMessage ?? '');
 }
 
+/** The metrics receiver's success response (ExportMetricsServiceResponse), by the same rules. */
+export function encodeMetricsExportResponse(
+  encoding: OtlpEncoding,
+  partial?: { rejectedDataPoints: number; errorMessage: string },
+): Uint8Array {
+  const { ExportMetricsServiceResponse } = getOtlpSchema();
+  return encodeResponse(encoding, ExportMetricsServiceResponse, 'rejectedDataPoints', partial?.rejectedDataPoints ?? 0, partial?.errorMessage ?? '');
+}
+
 function encodeResponse(encoding: OtlpEncoding, type: protobuf.Type, countField: string, rejected: number, errorMessage: string): Uint8Array {
   const hasPartial = rejected > 0 || errorMessage !== '';
   if (encoding === 'json') {

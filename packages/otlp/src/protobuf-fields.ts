@@ -140,6 +140,64 @@ export const FIELDS = {
       12: ['event_name', WIRE_LEN],
     },
   },
+  ExportMetricsServiceRequest: {
+    name: 'ExportMetricsServiceRequest',
+    fields: { 1: ['resource_metrics', WIRE_LEN] },
+  },
+  ResourceMetrics: {
+    name: 'ResourceMetrics',
+    fields: { 1: ['resource', WIRE_LEN], 2: ['scope_metrics', WIRE_LEN], 3: ['schema_url', WIRE_LEN] },
+  },
+  ScopeMetrics: {
+    name: 'ScopeMetrics',
+    fields: { 1: ['scope', WIRE_LEN], 2: ['metrics', WIRE_LEN], 3: ['schema_url', WIRE_LEN] },
+  },
+  Metric: {
+    name: 'Metric',
+    fields: {
+      1: ['name', WIRE_LEN],
+      2: ['description', WIRE_LEN],
+      3: ['unit', WIRE_LEN],
+      5: ['gauge', WIRE_LEN],
+      7: ['sum', WIRE_LEN],
+      9: ['histogram', WIRE_LEN],
+      10: ['exponential_histogram', WIRE_LEN],
+      11: ['summary', WIRE_LEN],
+      12: ['metadata', WIRE_LEN],
+    },
+  },
+  Gauge: { name: 'Gauge', fields: { 1: ['data_points', WIRE_LEN] } },
+  Sum: { name: 'Sum', fields: { 1: ['data_points', WIRE_LEN], 2: ['aggregation_temporality', WIRE_VARINT], 3: ['is_monotonic', WIRE_VARINT] } },
+  Histogram: { name: 'Histogram', fields: { 1: ['data_points', WIRE_LEN], 2: ['aggregation_temporality', WIRE_VARINT] } },
+  ExponentialHistogram: { name: 'ExponentialHistogram', fields: { 1: ['data_points', WIRE_LEN], 2: ['aggregation_temporality', WIRE_VARINT] } },
+  Summary: { name: 'Summary', fields: { 1: ['data_points', WIRE_LEN] } },
+  NumberDataPoint: {
+    name: 'NumberDataPoint',
+    fields: {
+      2: ['start_time_unix_nano', WIRE_I64],
+      3: ['time_unix_nano', WIRE_I64],
+      4: ['as_double', WIRE_I64],
+      6: ['as_int', WIRE_I64],
+      7: ['attributes', WIRE_LEN],
+      8: ['flags', WIRE_VARINT],
+    },
+  },
+  // Repeated scalars arrive packed (length-delimited) or one by one; the decoder takes both.
+  HistogramDataPoint: {
+    name: 'HistogramDataPoint',
+    fields: {
+      2: ['start_time_unix_nano', WIRE_I64],
+      3: ['time_unix_nano', WIRE_I64],
+      4: ['count', WIRE_I64],
+      5: ['sum', WIRE_I64],
+      6: ['bucket_counts', WIRE_I64],
+      7: ['explicit_bounds', WIRE_I64],
+      9: ['attributes', WIRE_LEN],
+      10: ['flags', WIRE_VARINT],
+      11: ['min', WIRE_I64],
+      12: ['max', WIRE_I64],
+    },
+  },
   KeyValueList: { name: 'KeyValueList', fields: { 1: ['values', WIRE_LEN] } },
 } as const satisfies Record<string, FieldTable>;
 

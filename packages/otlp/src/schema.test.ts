@@ -30,6 +30,17 @@ const FULL_NAMES: Record<keyof typeof FIELDS, string> = {
   ResourceLogs: 'opentelemetry.proto.logs.v1.ResourceLogs',
   ScopeLogs: 'opentelemetry.proto.logs.v1.ScopeLogs',
   LogRecord: 'opentelemetry.proto.logs.v1.LogRecord',
+  ExportMetricsServiceRequest: 'opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest',
+  ResourceMetrics: 'opentelemetry.proto.metrics.v1.ResourceMetrics',
+  ScopeMetrics: 'opentelemetry.proto.metrics.v1.ScopeMetrics',
+  Metric: 'opentelemetry.proto.metrics.v1.Metric',
+  Gauge: 'opentelemetry.proto.metrics.v1.Gauge',
+  Sum: 'opentelemetry.proto.metrics.v1.Sum',
+  Histogram: 'opentelemetry.proto.metrics.v1.Histogram',
+  ExponentialHistogram: 'opentelemetry.proto.metrics.v1.ExponentialHistogram',
+  Summary: 'opentelemetry.proto.metrics.v1.Summary',
+  NumberDataPoint: 'opentelemetry.proto.metrics.v1.NumberDataPoint',
+  HistogramDataPoint: 'opentelemetry.proto.metrics.v1.HistogramDataPoint',
 };
 
 function wireTypeOf(field: protobuf.Field): number {
@@ -59,7 +70,10 @@ describe('the .proto schema', () => {
     expect(grpcMethodPath('opentelemetry.proto.collector.logs.v1.LogsService', 'Export')).toBe(
       '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
     );
-    expect(() => grpcMethodPath('opentelemetry.proto.collector.metrics.v1.MetricsService', 'Export')).toThrow();
+    expect(grpcMethodPath('opentelemetry.proto.collector.metrics.v1.MetricsService', 'Export')).toBe(
+      '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export',
+    );
+    expect(() => grpcMethodPath('opentelemetry.proto.collector.profiles.v1.ProfilesService', 'Export')).toThrow();
   });
 
   for (const [key, table] of Object.entries(FIELDS)) {

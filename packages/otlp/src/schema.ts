@@ -15,6 +15,7 @@ const PROTO_FILES = [
   'opentelemetry/proto/collector/trace/v1/trace_service.proto',
   'opentelemetry/proto/trace/v1/trace.proto',
   'opentelemetry/proto/collector/logs/v1/logs_service.proto',
+  'opentelemetry/proto/collector/metrics/v1/metrics_service.proto',
   'google/rpc/status.proto',
   'google/rpc/error_details.proto',
 ];
@@ -26,6 +27,8 @@ export interface OtlpSchema {
   readonly ExportTracePartialSuccess: protobuf.Type;
   readonly ExportLogsServiceRequest: protobuf.Type;
   readonly ExportLogsServiceResponse: protobuf.Type;
+  readonly ExportMetricsServiceRequest: protobuf.Type;
+  readonly ExportMetricsServiceResponse: protobuf.Type;
   readonly RpcStatus: protobuf.Type;
   readonly RetryInfo: protobuf.Type;
 }
@@ -60,6 +63,8 @@ function loadSchema(): OtlpSchema {
     ),
     ExportLogsServiceRequest: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
     ExportLogsServiceResponse: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
+    ExportMetricsServiceRequest: root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest'),
+    ExportMetricsServiceResponse: root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse'),
     RpcStatus: root.lookupType('google.rpc.Status'),
     RetryInfo: root.lookupType('google.rpc.RetryInfo'),
   };

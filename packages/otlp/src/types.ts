@@ -104,3 +104,54 @@ export interface OtlpLogsExport {
 
 /** The two OTLP/HTTP encodings. */
 export type OtlpEncoding = 'protobuf' | 'json';
+
+/** The OTLP metric data types; only the first three have their points read. */
+export type OtlpMetricKind = 'gauge' | 'sum' | 'histogram' | 'exponential_histogram' | 'summary' | 'none';
+
+/** OTLP AggregationTemporality numbers: 0 unspecified, 1 delta, 2 cumulative. */
+export type OtlpTemporality = 0 | 1 | 2;
+
+/**
+ * A data point of a gauge, sum or histogram. Counts are numbers (exact up to 2^53, far
+ * past any real count); numbers a kind does not carry are null or empty.
+ */
+export interface OtlpMetricPoint {
+  startTimeUnixNano: string;
+  timeUnixNano: string;
+  attributes: Attributes;
+  /** A gauge's or sum's value (as_double, or as_int as a number). */
+  value: number | null;
+  /** A histogram's count, sum, min, max, bounds and per-bucket counts (bounds + 1 of them, or none). */
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  explicitBounds: number[];
+  bucketCounts: number[];
+}
+
+export interface OtlpMetric {
+  name: string;
+  unit: string;
+  kind: OtlpMetricKind;
+  temporality: OtlpTemporality;
+  /** Points of a gauge, sum or histogram. */
+  points: OtlpMetricPoint[];
+  /** How many points an exponential histogram or summary carried (not read). */
+  unreadPoints: number;
+}
+
+export interface OtlpScopeMetrics {
+  scope: { name: string; version: string };
+  metrics: OtlpMetric[];
+}
+
+export interface OtlpResourceMetrics {
+  resource: { attributes: Attributes };
+  scopeMetrics: OtlpScopeMetrics[];
+}
+
+/** The decoded form of an ExportMetricsServiceRequest, from either encoding. */
+export interface OtlpMetricsExport {
+  resourceMetrics: OtlpResourceMetrics[];
+}

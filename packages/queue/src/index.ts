@@ -59,3 +59,5 @@ export {
 export type { BackfillChunkPayload, EvaluationPayload, EvaluatorRunPayload } from './evaluation-queue.ts';
 export { LOG_RECORD_QUEUE, createLogRecordQueue, logRecordPayloadSchema, parseLogRecordPayload } from './log-record-queue.ts';
 export type { LogRecordPayload } from './log-record-queue.ts';
+export { METRIC_POINT_QUEUE, createMetricPointQueue, metricPointPayloadSchema, parseMetricPointPayload } from './metric-point-queue.ts';
+export type { MetricPointPayload } from './metric-point-queue.ts';

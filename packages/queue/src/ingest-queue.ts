@@ -168,12 +168,20 @@ export function spanBatchJobOptions(attempts: number): JobsOptions {
 }
 
 export function createIngestQueue(opts: IngestQueueOptions): Queue<IngestJobPayload> {
-  const queue = new Queue<IngestJobPayload>(INGEST_QUEUE, {
+  return createSignalQueue<IngestJobPayload>(INGEST_QUEUE, opts);
+}
+
+/**
+ * A queue from ingest to the writer (spans, log records, metric points): the span batches'
+ * retries and dead-letter keeping, and Redis errors logged (throttled) under its name.
+ */
+export function createSignalQueue<Payload>(name: string, opts: IngestQueueOptions): Queue<Payload> {
+  const queue = new Queue<Payload>(name, {
     connection: opts.connection,
     prefix: opts.prefix,
     defaultJobOptions: spanBatchJobOptions(opts.attempts),
   });
-  queue.on('error', throttledErrorLog(opts.logger, 'ingest queue error'));
+  queue.on('error', throttledErrorLog(opts.logger, `${name} queue error`));
   return queue;
 }
 

@@ -1,10 +1,7 @@
 import * as v from 'valibot';
-import type { Redis } from 'ioredis';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { SpanLogRecord } from '@aos/otlp';
-import type { Logger } from '@aos/log';
-import { throttledErrorLog } from './redis.ts';
-import { spanBatchJobOptions } from './ingest-queue.ts';
+import { createSignalQueue, type IngestQueueOptions } from './ingest-queue.ts';
 
 /**
  * The queue between the OTLP logs receiver and the writer: one job per accepted request,
@@ -40,12 +37,6 @@ export function parseLogRecordPayload(data: unknown): LogRecordPayload {
 }
 
 /** Same retries and dead-letter keeping as the span batches. */
-export function createLogRecordQueue(opts: { connection: Redis; prefix: string; attempts: number; logger?: Logger }): Queue<LogRecordPayload> {
-  const queue = new Queue<LogRecordPayload>(LOG_RECORD_QUEUE, {
-    connection: opts.connection,
-    prefix: opts.prefix,
-    defaultJobOptions: spanBatchJobOptions(opts.attempts),
-  });
-  queue.on('error', throttledErrorLog(opts.logger, 'log record queue error'));
-  return queue;
+export function createLogRecordQueue(opts: IngestQueueOptions): Queue<LogRecordPayload> {
+  return createSignalQueue<LogRecordPayload>(LOG_RECORD_QUEUE, opts);
 }

@@ -15,3 +15,4 @@ export * from './exports/index.ts';
 export * from './project-settings/index.ts';
 export * from './keys/index.ts';
 export * from './retention/index.ts';
+export * from './metrics/index.ts';

@@ -1,7 +1,8 @@
 import type { OtlpGrpcSettings } from '@aos/config';
-import { encodeExportResponse, encodeLogsExportResponse, grpcMethodPath } from '@aos/otlp';
+import { encodeExportResponse, encodeLogsExportResponse, encodeMetricsExportResponse, grpcMethodPath } from '@aos/otlp';
 import type { Logger } from '@aos/log';
 import type { LogExportPipeline } from '../pipeline/log-export.ts';
+import type { MetricExportPipeline } from '../pipeline/metric-export.ts';
 import type { TraceExportPipeline } from '../pipeline/trace-export.ts';
 import type { OtlpGrpcService } from './export-handler.ts';
 import { startOtlpGrpcServer, type OtlpGrpcServer } from './server.ts';
@@ -10,6 +11,7 @@ import { startOtlpGrpcServer, type OtlpGrpcServer } from './server.ts';
 export interface OtlpPipelines {
   traces: TraceExportPipeline;
   logs: LogExportPipeline;
+  metrics: MetricExportPipeline;
 }
 
 /**
@@ -23,14 +25,14 @@ export async function startOtlpGrpcReceiver(opts: {
   logger: Logger;
 }): Promise<OtlpGrpcServer | null> {
   if (opts.settings.port === 0) return null;
-  const { traces, logs } = opts.pipelines;
+  const { traces, logs, metrics } = opts.pipelines;
   return startOtlpGrpcServer({
     host: opts.host,
     port: opts.settings.port,
     tls: opts.settings.tls,
     maxMessageBytes: traces.maxMessageBytes,
     retryAfterSeconds: traces.retryAfterSeconds,
-    services: [traceService(traces), logsService(logs)],
+    services: [traceService(traces), logsService(logs), metricsService(metrics)],
     logger: opts.logger,
   });
 }
@@ -46,5 +48,12 @@ function logsService(pipeline: LogExportPipeline): OtlpGrpcService {
   return {
     path: grpcMethodPath('opentelemetry.proto.collector.logs.v1.LogsService', 'Export'),
     export: async (call) => encodeLogsExportResponse('protobuf', (await pipeline.export(call)).partial),
+  };
+}
+
+function metricsService(pipeline: MetricExportPipeline): OtlpGrpcService {
+  return {
+    path: grpcMethodPath('opentelemetry.proto.collector.metrics.v1.MetricsService', 'Export'),
+    export: async (call) => encodeMetricsExportResponse('protobuf', (await pipeline.export(call)).partial),
   };
 }

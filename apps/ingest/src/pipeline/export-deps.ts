@@ -8,7 +8,7 @@ import type { ProjectSettingsSource } from '../project-settings.ts';
 import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
 
-/** What a signal's receiver (traces, logs) needs; `Payload` is what it queues. */
+/** What a signal's receiver (traces, logs, metrics) needs; `Payload` is what it queues. */
 export interface ExportDeps<Payload> {
   auth: KeyAuthenticator;
   queue: Queue<Payload>;
@@ -29,7 +29,7 @@ export interface ExportDeps<Payload> {
  */
 export async function withBodyLease<T>(
   deps: Pick<ExportDeps<unknown>, 'inflight' | 'metrics' | 'logger'>,
-  signal: 'traces' | 'logs',
+  signal: 'traces' | 'logs' | 'metrics',
   run: (lease: BodyLease) => Promise<T>,
 ): Promise<T> {
   const lease = deps.inflight.lease();

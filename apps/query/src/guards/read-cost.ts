@@ -13,6 +13,7 @@ const HEAVY_READS = [
   /^\/traces\/spans\/?$/,
   /^\/trace-evaluators\/stats\/?$/,
   /^\/trace-scores(\/summary)?\/?$/,
+  /^\/trace-metrics\/?$/,
 ];
 /** A monitor's measure over its window, computed for a draft. */
 const HEAVY_POSTS = /^\/trace-monitors\/preview\/?$/;

@@ -10,6 +10,7 @@ import { retentionOperations } from './operations/trace-retention.ts';
 import { evaluatorOperations } from './operations/trace-evaluators.ts';
 import { findingOperations } from './operations/trace-findings.ts';
 import { maskingOperations } from './operations/trace-masking.ts';
+import { metricOperations, metricSeries } from './operations/trace-metrics.ts';
 import { monitorOperations } from './operations/trace-monitors.ts';
 import { scoreOperations } from './operations/trace-scores.ts';
 import { traceOperations } from './operations/traces.ts';
@@ -18,7 +19,7 @@ import * as s from './schemas.ts';
 
 /** Every operation, by tag: one registry module per route folder of the query app, plus ingest's and the service's own. */
 export const OPERATION_GROUPS: ReadonlyArray<{ tag: string; description: string; operations: Operation[] }> = [
-  { tag: 'ingest', description: 'OTLP/HTTP receiver (ingest app and all-in-one process)', operations: ingestOperations },
+  { tag: 'ingest', description: 'OTLP/HTTP receivers of traces, logs and metrics (ingest app and all-in-one process)', operations: ingestOperations },
   { tag: 'traces', description: 'Traces, spans, sessions, summaries, timeseries, exports', operations: traceOperations },
   { tag: 'trace-scores', description: 'Scores of traces, spans and sessions', operations: scoreOperations },
   { tag: 'score-configs', description: 'What scores of a name must be', operations: scoreConfigOperations },
@@ -29,6 +30,7 @@ export const OPERATION_GROUPS: ReadonlyArray<{ tag: string; description: string;
   { tag: 'trace-dimensions', description: 'Metadata keys to filter and group by', operations: dimensionOperations },
   { tag: 'trace-views', description: 'Saved trace filters with sort and columns', operations: viewOperations },
   { tag: 'trace-retention', description: "How long the project's traces are kept", operations: retentionOperations },
+  { tag: 'trace-metrics', description: 'GenAI metrics sent over OTLP (token usage, durations)', operations: metricOperations },
   { tag: 'api-keys', description: 'Keys of a project (admin)', operations: apiKeyOperations },
   { tag: 'dead-letters', description: 'Span batches that failed for good (admin)', operations: deadLetterOperations },
   { tag: 'service', description: 'Liveness, readiness, metrics and this document', operations: serviceOperations },
@@ -47,6 +49,7 @@ const NAMED: SchemaNames = {
   SessionListItem: s.sessionListItem,
   SessionDetail: s.sessionDetail,
   Timeseries: s.timeseries,
+  MetricSeries: metricSeries,
   ExportRecord: s.exportRecord,
   Score: s.score,
   ScoreConfig: s.scoreConfig,

@@ -44,6 +44,8 @@ export const EXPIRING_TABLES: readonly ExpiringTable[] = [
   { table: 'trace_flags', sharded: false, where: `trace_id IN (${EXPIRED_TRACES})` },
   // GenAI event log records kept for their spans' joins: by when they came, like the spans they belong to.
   { table: 'span_log_records', sharded: true, where: 'received_at < {cutoff:DateTime64(3)}' },
+  // GenAI metric points: by their own time (they belong to no trace).
+  { table: 'genai_metric_points', sharded: true, where: 'time < {cutoff:DateTime64(3)}' },
   { table: 'spans', sharded: true, where: 'start_time < {cutoff:DateTime64(3)}' },
   { table: 'trace_flags', sharded: false, where: ORPHAN_FLAGS },
 ];

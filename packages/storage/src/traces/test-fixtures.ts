@@ -1,5 +1,4 @@
 /** Inputs and a check for the SQL snapshot tests of trace statements. Not exported by the package. */
-import { expect } from 'vitest';
 import type { Statement } from '../sql/statement.ts';
 import type { TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
@@ -32,14 +31,4 @@ export const SOME_HOURS_ROLLED_UP: readonly RolledUpHour[] = [2, 3, 4].map(hourR
 /** Every hour of the window rolled up: nothing is read from spans. */
 export const ALL_HOURS_ROLLED_UP: readonly RolledUpHour[] = [0, 1, 2, 3, 4, 5, 6, 7].map(hourRolledUp);
 
-/**
- * Checks a statement against its snapshots beside the test: the SQL as it is sent (but
- * its leading line break) in `__snapshots__/<name>.sql`, the parameters in
- * `__snapshots__/<name>.params.json`; and that every parameter the SQL binds has a value.
- */
-export async function expectStatement(statement: Statement, name: string): Promise<void> {
-  const bound = [...statement.query.matchAll(/\{(\w+):[^}]+\}/g)].map((m) => m[1]!);
-  expect(bound.filter((p) => !(p in statement.params))).toEqual([]);
-  await expect(`${statement.query.replace(/^\n/, '')}\n`).toMatchFileSnapshot(`./__snapshots__/${name}.sql`);
-  await expect(`${JSON.stringify(statement.params, null, 2)}\n`).toMatchFileSnapshot(`./__snapshots__/${name}.params.json`);
-}
+export { expectStatement } from '../sql/expect-statement.ts';

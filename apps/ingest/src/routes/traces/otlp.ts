@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono';
-import { contentTypeFor, encodeExportResponse, encodeLogsExportResponse, encodeRpcStatus, type OtlpEncoding } from '@aos/otlp';
+import { contentTypeFor, encodeExportResponse, encodeLogsExportResponse, encodeMetricsExportResponse, encodeRpcStatus, type OtlpEncoding } from '@aos/otlp';
 import { API_KEY_HEADER, ApiError } from '@aos/http';
 import { BodyError, readBody } from '../../body.ts';
 import { IngestRefusal, type RefusalReason } from '../../pipeline/refusal.ts';
 import type { ExportCall } from '../../pipeline/admission.ts';
 import type { LogExportPipeline } from '../../pipeline/log-export.ts';
+import type { MetricExportPipeline } from '../../pipeline/metric-export.ts';
 import type { TraceExportPipeline } from '../../pipeline/trace-export.ts';
 import type { BodyLease } from '../../pipeline/inflight-bytes.ts';
 
@@ -12,6 +13,7 @@ import type { BodyLease } from '../../pipeline/inflight-bytes.ts';
 export interface OtlpHttpPipelines {
   traces: TraceExportPipeline;
   logs: LogExportPipeline;
+  metrics: MetricExportPipeline;
 }
 
 /** One signal's receiver: its limits, and its export answered as encoded response bytes. */
@@ -37,8 +39,8 @@ const REFUSAL_STATUS: Record<RefusalReason, { status: number; grpcCode: number; 
   aborted: { status: 408, grpcCode: GRPC.CANCELLED },
 };
 
-/** The OTLP/HTTP trace and logs receivers; they answer in the protocol's own shapes, never the API envelope. */
-export function otlpRoutes({ traces, logs }: OtlpHttpPipelines) {
+/** The OTLP/HTTP trace, logs and metrics receivers; they answer in the protocol's own shapes, never the API envelope. */
+export function otlpRoutes({ traces, logs, metrics }: OtlpHttpPipelines) {
   const app = new Hono();
   const traceReceiver: SignalReceiver = {
     ...limitsOf(traces),
@@ -48,14 +50,20 @@ export function otlpRoutes({ traces, logs }: OtlpHttpPipelines) {
     ...limitsOf(logs),
     exportAndEncode: async (call, encoding) => encodeLogsExportResponse(encoding, (await logs.export(call)).partial),
   };
+  const metricReceiver: SignalReceiver = {
+    ...limitsOf(metrics),
+    exportAndEncode: async (call, encoding) => encodeMetricsExportResponse(encoding, (await metrics.export(call)).partial),
+  };
   app.post('/', (c) => receive(c, traceReceiver));
   // Stock exporters given a base endpoint append the signal path.
   app.post('/v1/traces', (c) => receive(c, traceReceiver));
   app.post('/v1/logs', (c) => receive(c, logReceiver));
+  app.post('/v1/metrics', (c) => receive(c, metricReceiver));
   // Anything else on these paths is a wrong method, not a trace id to look up.
   app.all('/', methodNotAllowed);
   app.all('/v1/traces', methodNotAllowed);
   app.all('/v1/logs', methodNotAllowed);
+  app.all('/v1/metrics', methodNotAllowed);
   return app;
 }
 
@@ -64,7 +72,7 @@ function limitsOf(pipeline: { maxMessageBytes: number; retryAfterSeconds: number
 }
 
 function methodNotAllowed(c: Context): never {
-  throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: OTLP exporters POST spans and log records`, [], { allow: 'POST' });
+  throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: OTLP exporters POST spans, log records and metrics`, [], { allow: 'POST' });
 }
 
 async function receive(c: Context, pipeline: SignalReceiver): Promise<Response> {

@@ -3,7 +3,7 @@ import { jsonSchemaOf } from '../json-schema.ts';
 import type { Answer, Operation } from '../operation.ts';
 
 /**
- * The OTLP/HTTP trace and logs receivers, served by the ingest app and the all-in-one process. It
+ * The OTLP/HTTP trace, logs and metrics receivers, served by the ingest app and the all-in-one process. It
  * speaks OTLP's own shapes (docs/architecture.md, "What ingest does with a request"): the
  * bodies are opentelemetry.proto messages in protobuf or OTLP/JSON, errors a google.rpc.Status.
  */
@@ -61,6 +61,36 @@ export const exportLogsServiceRequest = v.looseObject({
   ),
 });
 
+/** OTLP/JSON ExportMetricsServiceRequest, down to the metrics (only gen_ai.* metrics are kept). */
+export const exportMetricsServiceRequest = v.looseObject({
+  resourceMetrics: v.array(
+    v.looseObject({
+      resource: v.optional(v.looseObject({ attributes: v.optional(v.array(v.looseObject({ key: v.string() }))) })),
+      scopeMetrics: v.array(
+        v.looseObject({
+          scope: v.optional(v.looseObject({ name: v.optional(v.string()) })),
+          metrics: v.array(
+            v.looseObject({
+              name: v.pipe(v.string(), v.description('gen_ai.client.token.usage, gen_ai.client.operation.duration, …')),
+              unit: v.optional(v.string()),
+              histogram: v.optional(v.looseObject({ dataPoints: v.array(v.looseObject({})) })),
+              sum: v.optional(v.looseObject({ dataPoints: v.array(v.looseObject({})) })),
+              gauge: v.optional(v.looseObject({ dataPoints: v.array(v.looseObject({})) })),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** Data points that were not kept are counted, with the reasons; the others were kept. */
+export const exportMetricsServiceResponse = v.object({
+  partialSuccess: v.optional(
+    v.object({ rejectedDataPoints: v.optional(v.union([v.string(), v.number()])), errorMessage: v.optional(v.string()) }),
+  ),
+});
+
 /** Records that were not kept are counted, with the reasons; the others were kept. */
 export const exportLogsServiceResponse = v.object({
   partialSuccess: v.optional(
@@ -99,6 +129,13 @@ const LOGS: Signal = {
   accepted: 'Accepted: ExportLogsServiceResponse, with partialSuccess when some records were refused (outside a span, or not GenAI events)',
 };
 
+const METRICS: Signal = {
+  request: exportMetricsServiceRequest,
+  response: exportMetricsServiceResponse,
+  accepted:
+    'Accepted: ExportMetricsServiceResponse, with partialSuccess when some data points were refused (metrics other than gen_ai.*, exponential histograms and summaries, malformed points)',
+};
+
 function receiver(path: string, summary: string, signal: Signal = TRACES): Operation {
   return {
     method: 'post',
@@ -127,4 +164,5 @@ export const ingestOperations: Operation[] = [
   receiver('/api/v1/traces/otlp', 'OTLP/HTTP traces'),
   receiver('/api/v1/traces/otlp/v1/traces', 'OTLP/HTTP traces, for exporters given a base endpoint (they append /v1/traces)'),
   receiver('/api/v1/traces/otlp/v1/logs', 'OTLP/HTTP logs: GenAI events of spans, joined to them; evaluation results as scores', LOGS),
+  receiver('/api/v1/traces/otlp/v1/metrics', 'OTLP/HTTP metrics: GenAI metric points (gen_ai.*) stored, others counted as refused', METRICS),
 ];

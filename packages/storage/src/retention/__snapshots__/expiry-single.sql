@@ -50,6 +50,10 @@ DELETE FROM trace_flags WHERE project_id = {projectId:String} AND trace_id IN (S
 SELECT 1 FROM span_log_records WHERE project_id = {projectId:String} AND received_at < {cutoff:DateTime64(3)} LIMIT 1;
 DELETE FROM span_log_records WHERE project_id = {projectId:String} AND received_at < {cutoff:DateTime64(3)};
 
+-- genai_metric_points
+SELECT 1 FROM genai_metric_points WHERE project_id = {projectId:String} AND time < {cutoff:DateTime64(3)} LIMIT 1;
+DELETE FROM genai_metric_points WHERE project_id = {projectId:String} AND time < {cutoff:DateTime64(3)};
+
 -- spans
 SELECT 1 FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff:DateTime64(3)} LIMIT 1;
 DELETE FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff:DateTime64(3)};
