@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import {
+  apiSettings,
   authSettings,
   evaluatorSettings,
   httpSettings,
@@ -68,6 +69,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const monitorConfig = monitorSettings(env);
   const evaluatorConfig = evaluatorSettings(env);
   const retentionConfig = retentionSettings(env);
+  const apiConfig = apiSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -154,6 +156,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         redis: connection,
         queuePrefix: queueConfig.prefix,
         retentionSettings: retentionConfig,
+        api: apiConfig,
         logger: log,
       }),
     );
