@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devKey, startChildService, type ChildService } from '../support/child-service.ts';
-import { floodPost, type FloodAnswer } from '../support/raw-http.ts';
+import { stalledPost, streamedPost, type StreamedAnswer } from '../support/raw-http.ts';
 
 const MiB = 1024 * 1024;
 /** API_MAX_BODY_BYTES's default: the service runs as `npm start` runs it. */
@@ -46,9 +46,8 @@ function resetPeak(): void {
 
 const jsonHeaders = () => ({ 'x-api-key': key, 'content-type': 'application/json' });
 
-function expectRefusal(answer: FloodAnswer, limit: number) {
+function expectRefusal(answer: StreamedAnswer, limit: number) {
   expect(answer.status).toBe(413);
-  expect(answer.headers.connection).toBe('close');
   expect(answer.body).toMatchObject({
     error: { code: 'payload_too_large', message: `the request body exceeds the limit of ${limit} bytes`, details: [{ field: 'body', message: `must be at most ${limit} bytes` }] },
   });
@@ -68,25 +67,50 @@ describe('request bodies of the API', () => {
         for (const framing of ['content-length', 'chunked'] as const) {
           resetPeak();
           const before = memory().rss;
-          const answer = await floodPost(child.url, pathname, jsonHeaders(), size, framing);
+          const answer = await streamedPost(`${child.url}${pathname}`, jsonHeaders(), size, framing);
           const grown = memory().peak - before;
-          const what = `${pathname}, ${size / MiB} MiB, ${framing}: ${(answer.sentBytes / MiB).toFixed(1)} MiB taken, peak RSS +${(grown / MiB).toFixed(1)} MiB`;
+          const what = `${pathname}, ${size / MiB} MiB, ${framing}: ${(answer.pulledBytes / MiB).toFixed(1)} MiB sent, peak RSS +${(grown / MiB).toFixed(1)} MiB`;
           expectRefusal(answer, API_LIMIT);
           if (size < 64 * MiB) continue;
-          // Taken: what the server read before it refused (at most the limit, 4 MiB) and what
-          // the sockets' kernel buffers held when it closed the connection; never the rest.
+          // Sent: what the server read before it refused (at most the limit, 4 MiB) and what the
+          // client's and the kernel's buffers held when the answer came; never the rest.
           // Read and parsed whole, a body would have cost its size at least twice over.
-          expect(answer.sentBytes, what).toBeLessThan(size / 2);
+          expect(answer.pulledBytes, what).toBeLessThan(size / 2);
           expect(grown, what).toBeLessThan(size / 2);
         }
       }
     }
   });
 
+  it('answers fetch, streaming a body it never finishes, with the 413 rather than a reset connection', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += MiB;
+        controller.enqueue(new Uint8Array(MiB).fill(0x20));
+      },
+    });
+    const res = await fetch(`${child.url}/api/v1/trace-scores`, { method: 'POST', body: endless, duplex: 'half', headers: jsonHeaders() } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    expect(pulled).toBeLessThan(64 * MiB);
+  });
+
   it('refuses a GET declaring a body over the limit, rather than reading it after the answer', async () => {
-    const answer = await floodPost(child.url, '/api/v1/traces', { 'x-api-key': key }, 200 * MiB, 'content-length', 'GET');
-    expectRefusal(answer, API_LIMIT);
-    expect(answer.sentBytes).toBeLessThan(100 * MiB);
+    // Declares 200 MiB, sends 1 MiB of it and waits: the answer cannot wait for the rest.
+    const get = stalledPost(child.url, '/api/v1/traces', { 'x-api-key': key }, 200 * MiB, MiB, 'GET');
+    const answer = await get.answer;
+    expect([answer.status, answer.headers.connection]).toEqual([413, 'close']);
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ error: { code: 'payload_too_large', message: `the request body exceeds the limit of ${API_LIMIT} bytes` } });
+    // And the server closes the connection rather than read on.
+    await get.closed;
+  });
+
+  it('leaves the OTLP receivers to their own limit, INGEST_MAX_BODY_BYTES (64 MiB)', async () => {
+    // 5 MiB of blanks (over the API's 4 MiB): read whole by ingest and refused as the empty export it is, not as too large.
+    const answer = await streamedPost(`${child.url}/api/v1/traces/otlp`, jsonHeaders(), 5 * MiB, 'content-length');
+    expect(answer.status).toBe(400);
+    expect(answer.pulledBytes).toBe(5 * MiB);
   });
 
   it('answers every /healthz probe while oversized bodies arrive at once', async () => {
@@ -102,7 +126,7 @@ describe('request bodies of the API', () => {
     })();
     const floods = [10, 64, 200].flatMap((size) =>
       (['content-length', 'chunked'] as const).flatMap((framing) =>
-        ['/api/v1/trace-scores', '/api/v1/trace-masking/test'].map((pathname) => floodPost(child.url, pathname, jsonHeaders(), size * MiB, framing)),
+        ['/api/v1/trace-scores', '/api/v1/trace-masking/test'].map((pathname) => streamedPost(`${child.url}${pathname}`, jsonHeaders(), size * MiB, framing)),
       ),
     );
     const answers = await Promise.all(floods);

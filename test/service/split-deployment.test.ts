@@ -9,7 +9,7 @@ import { startClickHouseEndpoint, type ClickHouseEndpoint } from '../support/cli
 import { otlpExporter, recordSpans } from '../support/otel.ts';
 import { openIngestQueue } from '../support/ingest-queue.ts';
 import { eventually } from '../support/service.ts';
-import { floodPost } from '../support/raw-http.ts';
+import { streamedPost } from '../support/raw-http.ts';
 import { startPart, type Part } from '../support/split-parts.ts';
 
 // The deployment of "Running the parts separately": ingest, two writers and query as their
@@ -140,8 +140,8 @@ describe('split deployment', () => {
 
   it('has query refuse a body over its API_MAX_BODY_BYTES, declared or chunked', async () => {
     for (const framing of ['content-length', 'chunked'] as const) {
-      const answer = await floodPost(query.url, '/api/v1/trace-scores', { 'x-api-key': key, 'content-type': 'application/json' }, 64 * 1024 * 1024, framing);
-      expect([answer.status, answer.headers.connection]).toEqual([413, 'close']);
+      const answer = await streamedPost(`${query.url}/api/v1/trace-scores`, { 'x-api-key': key, 'content-type': 'application/json' }, 64 * 1024 * 1024, framing);
+      expect(answer.status).toBe(413);
       expect(answer.body).toMatchObject({ error: { code: 'payload_too_large', message: `the request body exceeds the limit of ${QUERY_MAX_BODY_BYTES} bytes` } });
     }
   });

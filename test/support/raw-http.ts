@@ -20,13 +20,13 @@ export interface StalledRequest {
 }
 
 /**
- * A POST through node:http that declares `declaredBytes`, sends `sentBytes` of them and then
- * stalls: the client a slow or stuck exporter is. Its own connection (no agent), so closing
+ * A POST (or `method`) through node:http that declares `declaredBytes`, sends `sentBytes` of
+ * them and then stalls: the client a slow or stuck exporter is. Its own connection (no agent), so closing
  * it closes nothing else.
  */
-export function stalledPost(url: string, pathname: string, headers: Record<string, string>, declaredBytes: number, sentBytes: number): StalledRequest {
+export function stalledPost(url: string, pathname: string, headers: Record<string, string>, declaredBytes: number, sentBytes: number, method = 'POST'): StalledRequest {
   const started = Date.now();
-  const req = http.request(`${url}${pathname}`, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(declaredBytes) } });
+  const req = http.request(`${url}${pathname}`, { method, agent: false, headers: { ...headers, 'content-length': String(declaredBytes) } });
   const closed = new Promise<number>((resolve) => req.on('socket', (socket) => socket.once('close', () => resolve(Date.now() - started))));
   const answer = new Promise<RawAnswer>((resolve, reject) => {
     req.on('response', (res) => {
@@ -57,81 +57,32 @@ export function stalledHeaders(url: string, pathname: string): Promise<{ text: s
   });
 }
 
-export interface FloodAnswer {
+export interface StreamedAnswer {
   status: number;
-  headers: Record<string, string>;
+  headers: Headers;
   /** The answer's body, parsed as JSON. */
   body: unknown;
-  /** Body bytes the server's socket took before it closed the connection (or the body ended). */
-  sentBytes: number;
+  /** Body bytes fetch had pulled from the stream when the answer came (its buffers included). */
+  pulledBytes: number;
 }
-
-const FLOOD_CHUNK = Buffer.alloc(1024 * 1024, 0x20);
 
 /**
- * Sends (POST unless told) a `totalBytes` body of spaces as fast as the server takes it, declared with
- * Content-Length or chunked, over a socket of its own, and reads the answer, which arrives
- * with `Connection: close` (or `keep-alive`, then the client closes). It stops sending when
- * the server closes the connection: `sentBytes` says how much of the body it had taken (the
- * part still in the kernel's socket buffers included).
+ * POSTs `totalBytes` of blanks through fetch from a stream pulled 1 MiB at a time, declared
+ * with Content-Length or chunked, as an API client would send a large body: fetch reads an
+ * answer that comes while it is still sending, and stops sending then.
  */
-export function floodPost(
-  url: string,
-  pathname: string,
-  headers: Record<string, string>,
-  totalBytes: number,
-  framing: 'content-length' | 'chunked',
-  method = 'POST',
-): Promise<FloodAnswer> {
-  const { hostname, port } = new URL(url);
-  const head = [
-    `${method} ${pathname} HTTP/1.1`,
-    `Host: ${hostname}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-    framing === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${totalBytes}`,
-  ].join('\r\n');
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    let sent = 0;
-    let answer = Buffer.alloc(0);
-    const pump = () => {
-      while (sent < totalBytes && socket.writable) {
-        const piece = FLOOD_CHUNK.subarray(0, Math.min(FLOOD_CHUNK.length, totalBytes - sent));
-        const framed = framing === 'chunked' ? [`${piece.length.toString(16)}\r\n`, piece, '\r\n'] : [piece];
-        sent += piece.length;
-        let room = true;
-        for (const part of framed) room = socket.write(part);
-        if (!room) return socket.once('drain', pump);
-      }
-      if (sent >= totalBytes && framing === 'chunked' && socket.writable) socket.write('0\r\n\r\n');
-    };
-    socket.on('connect', () => {
-      socket.write(`${head}\r\n\r\n`);
-      pump();
-    });
-    socket.on('data', (d: Buffer) => {
-      answer = Buffer.concat([answer, d]);
-      const parsed = parseAnswer(answer);
-      // A server that keeps the connection open (it read the whole body) is done once its answer is whole.
-      if (parsed && parsed.headers.connection !== 'close') socket.end();
-    });
-    // Writing after the server closed fails (EPIPE, ECONNRESET): the answer, already read, is what counts.
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      const parsed = parseAnswer(answer);
-      if (!parsed) return reject(new Error(`no whole answer before the connection closed (${sent} bytes sent): ${answer.toString('latin1').slice(0, 200)}`));
-      resolve({ ...parsed, sentBytes: sent - socket.writableLength });
-    });
+export async function streamedPost(url: string, headers: Record<string, string>, totalBytes: number, framing: 'content-length' | 'chunked'): Promise<StreamedAnswer> {
+  let pulledBytes = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulledBytes >= totalBytes) return controller.close();
+      const size = Math.min(1024 * 1024, totalBytes - pulledBytes);
+      pulledBytes += size;
+      controller.enqueue(new Uint8Array(size).fill(0x20));
+    },
   });
-}
-
-/** An HTTP/1.1 answer with a Content-Length body, once all of it is in `raw`. */
-function parseAnswer(raw: Buffer): Omit<FloodAnswer, 'sentBytes'> | null {
-  const end = raw.indexOf('\r\n\r\n');
-  if (end < 0) return null;
-  const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-  const body = raw.subarray(end + 4);
-  if (body.length < Number(headers['content-length'] ?? 0)) return null;
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body.toString('utf8')) };
+  const declared = framing === 'content-length' ? { 'content-length': String(totalBytes) } : {};
+  const res = await fetch(url, { method: 'POST', body, duplex: 'half', headers: { ...headers, ...declared } } as RequestInit);
+  const answered = pulledBytes;
+  return { status: res.status, headers: res.headers, body: await res.json(), pulledBytes: answered };
 }

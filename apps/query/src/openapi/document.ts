@@ -109,7 +109,7 @@ function requestBody(op: Operation) {
   if (!op.body) return undefined;
   return {
     required: !op.bodyOptional,
-    description: `${bodyLimitOf(op)}; a larger one is answered 413 \`payload_too_large\` and its connection closed.`,
+    description: `${bodyLimitOf(op)}; a larger one is answered 413 \`payload_too_large\` as soon as it passes the limit.`,
     content: { 'application/json': { schema: jsonSchemaOf(op.body, NAMED) } },
   };
 }
