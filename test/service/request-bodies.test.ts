@@ -61,7 +61,7 @@ async function send(pathname: string, body: string, method = 'POST'): Promise<{ 
 }
 
 describe('request bodies of the API', () => {
-  it('refuses 10, 64 and 200 MiB bodies with 413, declared or chunked, without reading them or growing by their size', async () => {
+  it('refuses 10, 64 and 200 MiB bodies with 413, declared or chunked, without taking them in or growing by their size', async () => {
     for (const pathname of ['/api/v1/trace-scores', '/api/v1/trace-masking/test']) {
       for (const size of [10 * MiB, 64 * MiB, 200 * MiB]) {
         for (const framing of ['content-length', 'chunked'] as const) {
@@ -72,8 +72,9 @@ describe('request bodies of the API', () => {
           const what = `${pathname}, ${size / MiB} MiB, ${framing}: ${(answer.pulledBytes / MiB).toFixed(1)} MiB sent, peak RSS +${(grown / MiB).toFixed(1)} MiB`;
           expectRefusal(answer, API_LIMIT);
           if (size < 64 * MiB) continue;
-          // Sent: what the server read before it refused (at most the limit, 4 MiB) and what the
-          // client's and the kernel's buffers held when the answer came; never the rest.
+          // Sent: what the server read before it refused (at most the limit, 4 MiB), what it
+          // dropped until fetch stopped sending, and what the client's and the kernel's buffers
+          // held when the answer came; never the rest.
           // Read and parsed whole, a body would have cost its size at least twice over.
           expect(answer.pulledBytes, what).toBeLessThan(size / 2);
           expect(grown, what).toBeLessThan(size / 2);
