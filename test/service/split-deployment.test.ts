@@ -9,6 +9,7 @@ import { startClickHouseEndpoint, type ClickHouseEndpoint } from '../support/cli
 import { otlpExporter, recordSpans } from '../support/otel.ts';
 import { openIngestQueue } from '../support/ingest-queue.ts';
 import { eventually } from '../support/service.ts';
+import { streamedPost } from '../support/raw-http.ts';
 import { startPart, type Part } from '../support/split-parts.ts';
 
 // The deployment of "Running the parts separately": ingest, two writers and query as their
@@ -17,6 +18,7 @@ import { startPart, type Part } from '../support/split-parts.ts';
 // its own, spoken to as a server).
 const dir = mkdtempSync(path.join(tmpdir(), 'aos-split-'));
 const SHUTDOWN_TIMEOUT_MS = 5_000;
+const QUERY_MAX_BODY_BYTES = 65_536;
 const env = () => ({
   CLICKHOUSE_URL: endpoint.url,
   CLICKHOUSE_USER: 'aos',
@@ -44,7 +46,8 @@ beforeAll(async () => {
   // All at the same moment: the migrations must still run once.
   [ingest, query, ...writers] = await Promise.all([
     startPart('start:ingest', env()),
-    startPart('start:query', env()),
+    // Its own body limit, well below the default, to show the part reads it.
+    startPart('start:query', { ...env(), API_MAX_BODY_BYTES: String(QUERY_MAX_BODY_BYTES) }),
     // The first writer holds its batches for a minute before writing them, so that when it
     // is killed it certainly holds acked batches that no one has written.
     startPart('start:writer', { ...env(), WRITER_BATCH_MAX_WAIT_MS: '60000' }),
@@ -133,6 +136,14 @@ describe('split deployment', () => {
     ).json<{ spans: string }>();
     expect(Number(stored!.spans)).toBe(TRACES * SPANS);
     expect((await storedFigures()).spanCount).toBe(TRACES * SPANS);
+  });
+
+  it('has query refuse a body over its API_MAX_BODY_BYTES, declared or chunked', async () => {
+    for (const framing of ['content-length', 'chunked'] as const) {
+      const answer = await streamedPost(`${query.url}/api/v1/trace-scores`, { 'x-api-key': key, 'content-type': 'application/json' }, 64 * 1024 * 1024, framing);
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error: { code: 'payload_too_large', message: `the request body exceeds the limit of ${QUERY_MAX_BODY_BYTES} bytes` } });
+    }
   });
 
   it('ends each part on SIGTERM within its shutdown bound', async () => {

@@ -20,13 +20,13 @@ export interface StalledRequest {
 }
 
 /**
- * A POST through node:http that declares `declaredBytes`, sends `sentBytes` of them and then
- * stalls: the client a slow or stuck exporter is. Its own connection (no agent), so closing
+ * A POST (or `method`) through node:http that declares `declaredBytes`, sends `sentBytes` of
+ * them and then stalls: the client a slow or stuck exporter is. Its own connection (no agent), so closing
  * it closes nothing else.
  */
-export function stalledPost(url: string, pathname: string, headers: Record<string, string>, declaredBytes: number, sentBytes: number): StalledRequest {
+export function stalledPost(url: string, pathname: string, headers: Record<string, string>, declaredBytes: number, sentBytes: number, method = 'POST'): StalledRequest {
   const started = Date.now();
-  const req = http.request(`${url}${pathname}`, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(declaredBytes) } });
+  const req = http.request(`${url}${pathname}`, { method, agent: false, headers: { ...headers, 'content-length': String(declaredBytes) } });
   const closed = new Promise<number>((resolve) => req.on('socket', (socket) => socket.once('close', () => resolve(Date.now() - started))));
   const answer = new Promise<RawAnswer>((resolve, reject) => {
     req.on('response', (res) => {
@@ -55,4 +55,34 @@ export function stalledHeaders(url: string, pathname: string): Promise<{ text: s
     socket.on('close', () => resolve({ text, ms: Date.now() - started }));
     socket.on('error', reject);
   });
+}
+
+export interface StreamedAnswer {
+  status: number;
+  headers: Headers;
+  /** The answer's body, parsed as JSON. */
+  body: unknown;
+  /** Body bytes fetch had pulled from the stream when the answer came (its buffers included). */
+  pulledBytes: number;
+}
+
+/**
+ * POSTs `totalBytes` of blanks through fetch from a stream pulled 1 MiB at a time, declared
+ * with Content-Length or chunked, as an API client would send a large body: fetch reads an
+ * answer that comes while it is still sending, and stops sending then.
+ */
+export async function streamedPost(url: string, headers: Record<string, string>, totalBytes: number, framing: 'content-length' | 'chunked'): Promise<StreamedAnswer> {
+  let pulledBytes = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulledBytes >= totalBytes) return controller.close();
+      const size = Math.min(1024 * 1024, totalBytes - pulledBytes);
+      pulledBytes += size;
+      controller.enqueue(new Uint8Array(size).fill(0x20));
+    },
+  });
+  const declared = framing === 'content-length' ? { 'content-length': String(totalBytes) } : {};
+  const res = await fetch(url, { method: 'POST', body, duplex: 'half', headers: { ...headers, ...declared } } as RequestInit);
+  const answered = pulledBytes;
+  return { status: res.status, headers: res.headers, body: await res.json(), pulledBytes: answered };
 }

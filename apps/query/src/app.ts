@@ -4,9 +4,10 @@ import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { Redis } from 'ioredis';
 import { createServiceApp, type Operations } from '@aos/metrics';
-import type { EvaluatorSettings, MonitorSettings, RateLimitSettings, ReadSettings, RetentionSettings } from '@aos/config';
+import type { ApiSettings, EvaluatorSettings, MonitorSettings, RateLimitSettings, ReadSettings, RetentionSettings } from '@aos/config';
 import type { EvaluationPayload, MonitorPayload, SettingsChangePublisher, IngestJobPayload } from '@aos/queue';
 import { budgetedStorage, type Storage } from '@aos/storage';
+import { bodyLimitGuard } from './guards/body-limit.ts';
 import { RateLimits } from './guards/rate-limits.ts';
 import { readGuard } from './guards/read-guard.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -48,6 +49,8 @@ export interface QueryAppDeps {
   queuePrefix: string;
   /** RETENTION_DAYS, shown beside a project's own retention. */
   retentionSettings: RetentionSettings;
+  /** API_MAX_BODY_BYTES: no request body larger is read. */
+  api: ApiSettings;
   logger: Logger;
 }
 
@@ -61,6 +64,8 @@ const HEAVY_SLOT_BUDGETS = 4;
 export function queryRoutes(appDeps: QueryAppDeps): Hono {
   const app = new Hono();
   const rateLimits = new RateLimits(appDeps.redis, appDeps.queuePrefix, appDeps.rateLimits, HEAVY_SLOT_BUDGETS * appDeps.reads.budgets.heavy.timeoutSeconds);
+  // First: an oversized body is refused before its key is looked up or a byte of it read.
+  app.use('*', bodyLimitGuard(appDeps.api.maxBodyBytes));
   app.use('*', readGuard({ auth: appDeps.auth, settings: appDeps.reads, rateLimits }));
   // Every statement a route sends carries its request's budget (see readGuard).
   const deps = { ...appDeps, storage: budgetedStorage(appDeps.storage) };

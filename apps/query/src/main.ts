@@ -1,4 +1,5 @@
 import {
+  apiSettings,
   authSettings,
   ConfigError,
   evaluatorSettings,
@@ -57,6 +58,7 @@ runMain(async () => {
     redis: connection,
     queuePrefix: queueConfig.prefix,
     retentionSettings: retentionSettings(env),
+    api: apiSettings(env),
     logger: log,
   }, { metrics, readiness });
   serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {

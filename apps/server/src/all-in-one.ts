@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import {
+  apiSettings,
   authSettings,
   evaluatorSettings,
   httpSettings,
@@ -77,6 +78,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const monitorConfig = monitorSettings(env);
   const evaluatorConfig = evaluatorSettings(env);
   const retentionConfig = retentionSettings(env);
+  const apiConfig = apiSettings(env);
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
@@ -170,6 +172,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
         redis: connection,
         queuePrefix: queueConfig.prefix,
         retentionSettings: retentionConfig,
+        api: apiConfig,
         logger: log,
       }),
     );

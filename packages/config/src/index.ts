@@ -1,6 +1,7 @@
 export { ConfigError, parseEnv } from './env.ts';
 export {
   SETTINGS,
+  apiSettings,
   authSettings,
   evaluatorSettings,
   httpSettings,
@@ -18,6 +19,7 @@ export {
   writerSettings,
 } from './settings.ts';
 export type {
+  ApiSettings,
   AuthSettings,
   EvaluatorSettings,
   HttpSettings,

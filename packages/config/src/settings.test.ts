@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './env.ts';
 import {
+  apiSettings,
   authSettings,
   httpSettings,
   ingestSettings,
@@ -44,6 +45,7 @@ describe('settings', () => {
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });
+    expect(apiSettings({})).toEqual({ maxBodyBytes: 4 * 1024 * 1024 });
     expect(ingestSettings({})).toEqual({
       maxAttributeBytes: 256 * 1024,
       modelPricesFile: undefined,
@@ -83,6 +85,9 @@ describe('settings', () => {
     expect(messageOf(() => ingestSettings({ INGEST_MAX_BODY_BYTES: '100' }))).toContain(
       'INGEST_MAX_BODY_BYTES: must be at least 1024',
     );
+    expect(apiSettings({ API_MAX_BODY_BYTES: '65536' }).maxBodyBytes).toBe(65_536);
+    expect(messageOf(() => apiSettings({ API_MAX_BODY_BYTES: '1000' }))).toContain('API_MAX_BODY_BYTES: must be at least 1024');
+    expect(messageOf(() => apiSettings({ API_MAX_BODY_BYTES: '4MiB' }))).toContain('API_MAX_BODY_BYTES: must be a whole number');
   });
 
   it('reports several problems together', () => {

@@ -52,6 +52,13 @@ export const SETTINGS = {
   auth: {
     API_KEY_CACHE_TTL_MS: intSetting(10_000, 0),
   },
+  api: {
+    /** Largest request body of the read and settings API, checked against Content-Length before
+     *  reading and while a chunked body streams in. 4 MiB holds the largest legitimate request: a
+     *  masking test of a 1,000,000-character text in any script (up to 3 bytes a character) with its
+     *  policy; 100 scores with full comments take under 2 MB. Some routes hold less (their own limits). */
+    API_MAX_BODY_BYTES: intSetting(4 * MiB, 1024),
+  },
   ingest: {
     INGEST_MAX_BODY_BYTES: intSetting(64 * MiB, 1024),
     /** Queued batches; at ~1.4 MB per 1,000-span batch of rows, 500 bounds Redis near 700 MB. */
@@ -224,6 +231,12 @@ export function authSettings(env: Env) {
   return { keyCacheTtlMs: s.API_KEY_CACHE_TTL_MS };
 }
 export type AuthSettings = ReturnType<typeof authSettings>;
+
+export function apiSettings(env: Env) {
+  const s = parseEnv(SETTINGS.api, env);
+  return { maxBodyBytes: s.API_MAX_BODY_BYTES };
+}
+export type ApiSettings = ReturnType<typeof apiSettings>;
 
 /** Read by both ingest and writer (each keeps them under its own settings). */
 function spanRowSettings(env: Env) {

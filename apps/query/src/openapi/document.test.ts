@@ -31,6 +31,21 @@ describe('the OpenAPI document', () => {
     expect(withBody.every((w) => !w.startsWith('GET'))).toBe(true);
   });
 
+  it('names the body limit of every JSON body, and its 413 answer', () => {
+    const described = (where: string) => {
+      const { op } = operations.find((o) => o.where === where)!;
+      return { body: (op.requestBody as { description: string }).description, answer: (op.responses['413'] as { description: string }).description };
+    };
+    for (const { where, op } of operations.filter((o) => o.op.requestBody && o.path.startsWith('/api/v1/trace-'))) {
+      expect(described(where).body, where).toMatch(/^At most .* bytes.*413 `payload_too_large`/);
+      expect(op.responses['413'], where).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    }
+    expect(described('POST /api/v1/trace-scores').answer).toContain('At most `API_MAX_BODY_BYTES` (4,194,304 bytes by default)');
+    expect(described('PATCH /api/v1/trace-views/{id}').answer).toContain('At most 65,536 bytes (or `API_MAX_BODY_BYTES` when lower)');
+    expect(described('POST /api/v1/trace-dimensions').body).toContain('At most 16,384 bytes');
+    expect(described('POST /api/v1/trace-masking/test').body).toContain('At most 4,048,576 bytes');
+  });
+
   it("takes query parameters from the routes' own schemas", () => {
     const list = operations.find((o) => o.where === 'GET /api/v1/traces')!.op;
     const names = list.parameters!.map((p) => p.name);

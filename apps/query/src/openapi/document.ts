@@ -1,3 +1,4 @@
+import { apiSettings } from '@aos/config';
 import { componentSchemasOf, jsonSchemaOf, type JsonSchema, type SchemaNames } from './json-schema.ts';
 import type { Answer, Operation } from './operation.ts';
 import { apiKeyOperations } from './operations/api-keys.ts';
@@ -109,7 +110,18 @@ function pathParameters(op: Operation) {
 function requestBody(op: Operation) {
   if (op.requestContent) return { required: true, content: op.requestContent };
   if (!op.body) return undefined;
-  return { required: !op.bodyOptional, content: { 'application/json': { schema: jsonSchemaOf(op.body, NAMED) } } };
+  return {
+    required: !op.bodyOptional,
+    description: `${bodyLimitOf(op)}; a larger one is answered 413 \`payload_too_large\` as soon as it passes the limit.`,
+    content: { 'application/json': { schema: jsonSchemaOf(op.body, NAMED) } },
+  };
+}
+
+/** The size a JSON body may have: the route's own limit, else the API's (the setting's default shown). */
+function bodyLimitOf(op: Operation): string {
+  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+  if (op.maxBodyBytes) return `At most ${bytes(op.maxBodyBytes)} (or \`API_MAX_BODY_BYTES\` when lower)`;
+  return `At most \`API_MAX_BODY_BYTES\` (${bytes(apiSettings({}).maxBodyBytes)} by default)`;
 }
 
 /** A stable id for client generators: method and path words, `get_api_v1_traces_traceId`. */
@@ -130,6 +142,7 @@ function operationObject(op: Operation, tag: string) {
   if (!op.ownErrors) {
     const statuses = [...(op.scope ? [400, 401, 403] : []), ...(op.errors ?? [])];
     for (const status of statuses) responses[status] ??= errorAnswer(ERROR_STATUSES[status] ?? 'error');
+    if (op.body) responses[413] ??= errorAnswer(`payload_too_large: the body is over its limit. ${bodyLimitOf(op)}`);
     responses.default = errorAnswer('Any other error (429, 500, 503…), in the same envelope');
   }
   const parameters = [...pathParameters(op), ...(op.query ?? [])];

@@ -33,6 +33,8 @@ export interface Operation {
   body?: v.GenericSchema;
   /** Whether the body may be left out (its fields all optional). */
   bodyOptional?: boolean;
+  /** A route's own body limit, below API_MAX_BODY_BYTES: what its largest legitimate body takes. */
+  maxBodyBytes?: number;
   /** A request body that is not JSON only (the OTLP receiver). */
   requestContent?: Record<string, { schema: JsonSchema }>;
   responses: Record<number, Answer>;

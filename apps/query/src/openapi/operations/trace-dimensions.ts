@@ -1,4 +1,4 @@
-import { addSchema, listSchema } from '../../routes/trace-dimensions/index.ts';
+import { DIMENSION_KEYS_BODY_MAX_BYTES, addSchema, listSchema } from '../../routes/trace-dimensions/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
 import * as s from '../schemas.ts';
@@ -22,6 +22,7 @@ export const dimensionOperations: Operation[] = [
     scope: 'write',
     query: [projectIdParam],
     body: addSchema,
+    maxBodyBytes: DIMENSION_KEYS_BODY_MAX_BYTES,
     responses: {
       200: { description: 'Every key was already a dimension', json: s.dimensionsAdded },
       201: { description: 'Keys added', json: s.dimensionsAdded },

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { testSchema } from '../../routes/trace-masking/index.ts';
+import { MASKING_TEST_BODY_MAX_BYTES, testSchema } from '../../routes/trace-masking/index.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
 import * as s from '../schemas.ts';
 
@@ -30,6 +30,7 @@ export const maskingOperations: Operation[] = [
     query: [projectIdParam],
     // The route takes the policy as it comes and checks it as a saved one is checked.
     body: v.strictObject({ ...testSchema.entries, policy: s.maskingPolicy }),
+    maxBodyBytes: MASKING_TEST_BODY_MAX_BYTES,
     responses: { 200: { description: 'The masked text and what matched where', json: s.maskingTestResult } },
   },
 ];

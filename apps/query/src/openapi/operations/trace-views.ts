@@ -1,4 +1,4 @@
-import { createSchema, listSchema, patchSchema } from '../../routes/trace-views/index.ts';
+import { VIEW_BODY_MAX_BYTES, createSchema, listSchema, patchSchema } from '../../routes/trace-views/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
 import * as s from '../schemas.ts';
@@ -22,6 +22,7 @@ export const viewOperations: Operation[] = [
     scope: 'write',
     query: [projectIdParam],
     body: createSchema,
+    maxBodyBytes: VIEW_BODY_MAX_BYTES,
     responses: { 201: { description: 'The view', json: s.traceView } },
     errors: [409],
   },
@@ -43,6 +44,7 @@ export const viewOperations: Operation[] = [
     pathParams: VIEW_ID,
     query: [projectIdParam],
     body: patchSchema,
+    maxBodyBytes: VIEW_BODY_MAX_BYTES,
     responses: { 200: { description: 'The view as changed', json: s.traceView } },
     errors: [404, 409],
   },

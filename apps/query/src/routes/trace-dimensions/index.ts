@@ -11,7 +11,11 @@ import {
   listDimensionKeys,
   type Storage,
 } from '@aos/storage';
+import { bodyLimitGuard } from '../../guards/body-limit.ts';
 import { jsonBody, requestProject, strictBodyMessage } from '../../request-helpers.ts';
+
+/** Largest body of an addition: 50 keys of at most 128 ASCII characters take under 7 KB as JSON. */
+export const DIMENSION_KEYS_BODY_MAX_BYTES = 16 * 1024;
 
 export interface TraceDimensionRouteDeps {
   storage: Storage;
@@ -62,7 +66,7 @@ export function traceDimensionRoutes(deps: TraceDimensionRouteDeps) {
     });
   });
 
-  app.post('/', requireKey(deps.auth, 'write'), async (c) => {
+  app.post('/', bodyLimitGuard(DIMENSION_KEYS_BODY_MAX_BYTES), requireKey(deps.auth, 'write'), async (c) => {
     const projectId = requestProject(c);
     const body = parseOrThrow(addSchema, await jsonBody(c), 'body');
     let added: string[];

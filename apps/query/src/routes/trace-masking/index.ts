@@ -13,6 +13,7 @@ import {
 } from '@aos/masking';
 import type { SettingsChangePublisher } from '@aos/queue';
 import { getMaskingPolicy, saveMaskingPolicy, type Storage } from '@aos/storage';
+import { bodyLimitGuard } from '../../guards/body-limit.ts';
 import { jsonBody, requestProject, strictBodyMessage } from '../../request-helpers.ts';
 
 export interface TraceMaskingRouteDeps {
@@ -25,6 +26,11 @@ export interface TraceMaskingRouteDeps {
 
 /** Longest sample text of a test: a large prompt, not a data set. */
 const MAX_TEST_TEXT_CHARS = 1_000_000;
+/**
+ * Largest body of a test: its text in any script (at most 3 bytes of UTF-8 a character) and a
+ * draft policy (50 rules of patterns and attribute globs: well under 1 MiB).
+ */
+export const MASKING_TEST_BODY_MAX_BYTES = 3 * MAX_TEST_TEXT_CHARS + 1024 * 1024;
 
 const FIELD_NAMES = ['input', 'output', 'events', 'statusMessage'] as const;
 export const testSchema = v.strictObject(
@@ -67,7 +73,7 @@ export function traceMaskingRoutes(deps: TraceMaskingRouteDeps) {
   });
 
   // Nothing is stored: the draft is checked like a saved policy, then applied to the text.
-  app.post('/test', requireKey(deps.auth, 'read'), async (c) => {
+  app.post('/test', bodyLimitGuard(MASKING_TEST_BODY_MAX_BYTES), requireKey(deps.auth, 'read'), async (c) => {
     const projectId = requestProject(c);
     const body = parseOrThrow(testSchema, await jsonBody(c), 'body');
     const policy = checkedPolicy(body.policy, 'body.policy');

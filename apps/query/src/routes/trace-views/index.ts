@@ -16,7 +16,15 @@ import {
 } from '@aos/storage';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, filterAsQuery, readTraceFilter } from '../../filters/trace-filter.ts';
 import { encodeIdCursor, idCursorParam, limitParam } from '../../filters/pagination.ts';
+import { bodyLimitGuard } from '../../guards/body-limit.ts';
 import { jsonBody, requestProject, strictBodyMessage } from '../../request-helpers.ts';
+
+/**
+ * Largest body of a view: a name, a 2,000-character description (6 KB in any script), its
+ * columns and sort, and a filter made of GET /traces' query parameters, which as a URL fit in
+ * Node's 16 KiB of request headers.
+ */
+export const VIEW_BODY_MAX_BYTES = 64 * 1024;
 
 export interface TraceViewRouteDeps {
   storage: Storage;
@@ -104,7 +112,7 @@ export function traceViewRoutes(deps: TraceViewRouteDeps) {
     return c.json(view);
   });
 
-  app.post('/', requireKey(deps.auth, 'write'), async (c) => {
+  app.post('/', bodyLimitGuard(VIEW_BODY_MAX_BYTES), requireKey(deps.auth, 'write'), async (c) => {
     const projectId = requestProject(c);
     const body = parseOrThrow(createSchema, await jsonBody(c), 'body');
     const filter = await checkedFilter(deps.storage, body.filter, c.var.apiKey);
@@ -113,7 +121,7 @@ export function traceViewRoutes(deps: TraceViewRouteDeps) {
     return c.json(view, 201);
   });
 
-  app.patch('/:id', requireKey(deps.auth, 'write'), async (c) => {
+  app.patch('/:id', bodyLimitGuard(VIEW_BODY_MAX_BYTES), requireKey(deps.auth, 'write'), async (c) => {
     const projectId = requestProject(c);
     const body = parseOrThrow(patchSchema, await jsonBody(c), 'body');
     const patch: Partial<TraceViewInput> = { ...body, filter: body.filter && (await checkedFilter(deps.storage, body.filter, c.var.apiKey)) };
