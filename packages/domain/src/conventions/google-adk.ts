@@ -26,8 +26,6 @@ export function readGoogleAdk(span: OtlpSpan, f: SpanFacts, scopeName: string): 
   const response = a[`${PREFIX}llm_response`];
   const args = textOf(a, `${PREFIX}tool_call_args`);
   if (scopeName !== GOOGLE_ADK_SCOPE && request === undefined && response === undefined && args === undefined) return;
-  // ADK names itself as the GenAI system (`gcp.vertex.agent`): not a provider; the model tells.
-  if (textOf(a, 'gen_ai.system') === GOOGLE_ADK_SCOPE) f.provider ??= '';
   f.sessionId ??= textOf(a, `${PREFIX}session_id`);
   f.userId ??= textOf(a, `${PREFIX}user_id`);
 
