@@ -145,7 +145,8 @@ export function readOpenInference(span: OtlpSpan, f: SpanFacts): void {
   // so it is not used here; a TOOL span's arguments are its input.
   f.toolArguments ??= textOf(a, 'tool_call.function.arguments') ?? (spanType === 'tool' ? input : undefined);
 
-  f.agentName ??= textOf(a, 'agent.name');
+  // An AGENT span without `agent.name` (as `traceAgent` makes it) is named for its agent.
+  f.agentName ??= textOf(a, 'agent.name') ?? (spanType === 'agent' ? span.name : undefined);
   f.sessionId ??= textOf(a, 'session.id');
   f.userId ??= textOf(a, 'user.id');
 }
