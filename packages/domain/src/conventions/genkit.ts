@@ -16,6 +16,7 @@ import { attributeJson, unquoteJson } from '../messages/json.ts';
 import { isObject } from '../messages/parts.ts';
 import { normalizeProvider } from '../model-provider.ts';
 import { takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
+import { takeInputValue, takeOutputValue } from './object-texts.ts';
 
 export const GENKIT_TYPE_KEY = 'genkit:type';
 
@@ -97,6 +98,12 @@ export function readGenkit(span: OtlpSpan, f: SpanFacts): void {
     f.toolArguments ??= input;
   }
   if (spanType === 'agent') f.agentName ??= textOf(a, 'genkit:name');
-  takeInputText(f, input);
-  takeOutputText(f, plainText(a['genkit:output']));
+  if (spanType === 'tool') {
+    takeInputText(f, input);
+    takeOutputText(f, plainText(a['genkit:output']));
+  } else {
+    // `generate` and flows around it carry the request and response: read as their conversation.
+    takeInputValue(f, input);
+    takeOutputValue(f, plainText(a['genkit:output']));
+  }
 }
