@@ -7,7 +7,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { LangChainInstrumentation } from '@arizeai/openinference-instrumentation-langchain';
 import { z } from 'zod';
 import type { Page, TraceListItem } from '../../support/api-types.ts';
-import { MODEL, TOOL_RESULT, WEATHER_ANSWER, WEATHER_QUESTION, spanNamed, startLibraryHarness, type LibraryHarness } from '../../support/libraries.ts';
+import { CALL_COST, MODEL, TOOL_CALL, TOOL_RESULT, WEATHER_ANSWER, WEATHER_QUESTION, spanNamed, startLibraryHarness, type LibraryHarness } from '../../support/libraries.ts';
 import { eventually, jsonCall } from '../../support/service.ts';
 
 // A LangGraph agent (its prebuilt ReAct agent over ChatOpenAI and one tool) traced by
@@ -49,5 +49,20 @@ describe('LangGraph with OpenInference', () => {
     expect(root).toMatchObject({ type: 'chain', input: WEATHER_QUESTION, output: WEATHER_ANSWER });
     expect(root.attributes['input.value']).toContain('"lc":1');
     expect(root.outputMessages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('its model calls: model, provider, tokens with cached and reasoning, cost; a step’s serialized AIMessage result as its text', async () => {
+    const model = new ChatOpenAI({ model: MODEL, apiKey: 'sk-test', maxRetries: 0, configuration: { baseURL: h.fake.baseUrl } });
+    const traceId = await h.inTrace('graph', () => createReactAgent({ llm: model, tools: [getWeather] }).invoke({ messages: [new HumanMessage(WEATHER_QUESTION)] }));
+    const spans = await h.spans(traceId, 15);
+    const calls = spans.filter((s) => s.name === 'ChatOpenAI');
+    expect(calls.map((c) => [c.type, c.model, c.provider, c.inputTokens, c.outputTokens, c.cachedInputTokens, c.reasoningTokens])).toEqual([
+      ['llm', MODEL, 'openai', 120, 20, 64, 8],
+      ['llm', MODEL, 'openai', 120, 20, 64, 8],
+    ]);
+    expect(calls[0]!.cost).toBeCloseTo(CALL_COST, 12);
+    expect(calls.map((c) => c.output)).toEqual([`${TOOL_CALL.name}(${TOOL_CALL.arguments})`, WEATHER_ANSWER]);
+    const steps = spans.filter((s) => s.name === 'RunnableSequence');
+    expect(steps.map((s) => s.output)).toEqual([`${TOOL_CALL.name}(${TOOL_CALL.arguments})`, WEATHER_ANSWER]);
   });
 });

@@ -24,6 +24,13 @@ describe('texts of framework objects', () => {
     expect(JSON.parse(row.output_messages)).toHaveLength(4);
   });
 
+  it('reads one serialized message (a RunnableSequence’s AIMessage result) as that message', () => {
+    const row = rowOf(makeSpan({ name: 'RunnableSequence', attributes: { 'openinference.span.kind': 'CHAIN', 'output.value': JSON.stringify(answer) } }));
+    expect(row.output).toBe('The capital of France is Paris.');
+    const asked = rowOf(makeSpan({ name: 'RunnableSequence', attributes: { 'openinference.span.kind': 'CHAIN', 'output.value': JSON.stringify(toolCall) } }));
+    expect(asked.output).toBe('search({"q":"capital of France"})');
+  });
+
   it('reads a Genkit generate action’s request and response as the question and the answer', () => {
     const request = {
       model: 'openai/gpt-4o-mini',
