@@ -4,7 +4,7 @@ import { genkit } from 'genkit';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { openAI } from '@genkit-ai/compat-oai/openai';
 import type { Page, TraceListItem } from '../../support/api-types.ts';
-import { ANSWER, MODEL, QUESTION, spanNamed, startLibraryHarness, type LibraryHarness } from '../../support/libraries.ts';
+import { ANSWER, CALL_COST_UNCACHED, MODEL, QUESTION, spanNamed, startLibraryHarness, type LibraryHarness } from '../../support/libraries.ts';
 import { eventually, jsonCall } from '../../support/service.ts';
 
 // Genkit with its OpenAI plugin (`@genkit-ai/compat-oai`), pointed at the fake endpoint
@@ -47,5 +47,8 @@ describe('Genkit', () => {
     expect(root.attributes['genkit:input']).toContain('"messages"');
     const call = spans.find((s) => s.type === 'llm')!;
     expect(call).toMatchObject({ platform: 'genkit', model: MODEL, input: QUESTION, output: ANSWER });
+    // The plugin passes on the call's token counts, not their cached and reasoning parts.
+    expect(call).toMatchObject({ provider: 'openai', inputTokens: 120, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 });
+    expect(call.cost).toBeCloseTo(CALL_COST_UNCACHED, 12);
   });
 });
