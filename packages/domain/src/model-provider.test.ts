@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inferProvider } from './model-provider.ts';
+import { inferProvider, normalizeProvider } from './model-provider.ts';
 
 describe('inferProvider', () => {
   it.each([
@@ -21,5 +21,18 @@ describe('inferProvider', () => {
 
   it.each(['llama-3.1-70b', 'my-finetune', 'o10-experimental', ''])('leaves %j unknown', (model) => {
     expect(inferProvider(model)).toBe('');
+  });
+});
+
+describe('normalizeProvider', () => {
+  it.each([
+    ['openai.chat', 'openai'],
+    ['aws.bedrock', 'aws.bedrock'],
+  ])('%s → %s', (raw, provider) => {
+    expect(normalizeProvider(raw)).toBe(provider);
+  });
+
+  it.each(['strands-agents', 'gcp.vertex.agent'])('says no provider for the agent SDK %s', (raw) => {
+    expect(normalizeProvider(raw)).toBeUndefined();
   });
 });

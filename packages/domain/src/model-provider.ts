@@ -40,9 +40,16 @@ const SEMCONV_DOTTED_PROVIDERS = new Set([
   'ibm.watsonx.ai',
 ]);
 
+/**
+ * Agent SDKs that put their own name where the provider belongs (Strands Agents, Google
+ * ADK): no provider is said, so the model's name tells, as it does for cost.
+ */
+const SDK_NAMES = new Set(['strands-agents', 'gcp.vertex.agent']);
+
 export function normalizeProvider(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const lower = raw.trim().toLowerCase();
+  if (SDK_NAMES.has(lower)) return undefined;
   if (SEMCONV_DOTTED_PROVIDERS.has(lower)) return lower;
   const dot = lower.indexOf('.');
   return dot > 0 ? lower.slice(0, dot) : lower;

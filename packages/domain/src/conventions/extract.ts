@@ -7,8 +7,8 @@
  *   2. Mastra — its model spans are GenAI semconv, its agent runs and tools say more;
  *   3. OpenInference;
  *   4. OpenLLMetry — framework spans (traceloop.*) and llm.request.type;
- *   5. Pydantic AI, Google ADK, LiveKit Agents, Genkit, MLflow and Semantic Kernel — agent
- *      runs, model calls and tools of their own keys;
+ *   5. Pydantic AI, Google ADK, LiveKit Agents, Genkit, MLflow, Semantic Kernel and the
+ *      Langfuse SDKs — agent runs, model calls and tools of their own keys;
  *   6. GenAI semconv — also the shared gen_ai.* layer of 1, 2, 4 and 5;
  *   7. generic keys on the span (`input.value` / `output.value`, session, user), then on the resource.
  *
@@ -22,6 +22,7 @@ import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
 import { GENKIT_TYPE_KEY, readGenkit } from './genkit.ts';
 import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
+import { LANGFUSE_MARKER_KEYS, LANGFUSE_SCOPE, readLangfuse } from './langfuse.ts';
 import { LIVEKIT_MARKER_KEYS, readLiveKit } from './livekit.ts';
 import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
 import { MLFLOW_SPAN_TYPE_KEY, readMlflow } from './mlflow.ts';
@@ -59,6 +60,7 @@ export function detectPlatform(span: OtlpSpan, scopeName: string, resourcePlatfo
   if (a[GENKIT_TYPE_KEY] !== undefined) return 'genkit';
   if (a[MLFLOW_SPAN_TYPE_KEY] !== undefined) return 'mlflow';
   if (isSemanticKernelScope(scopeName)) return 'semantic-kernel';
+  if (hasAny(a, LANGFUSE_MARKER_KEYS) || scopeName === LANGFUSE_SCOPE) return 'langfuse';
   if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
   if (scopeName.startsWith('openinference')) return 'openinference';
   if (scopeName.includes('traceloop')) return 'openllmetry';
@@ -89,6 +91,7 @@ export function extractFacts(span: OtlpSpan, scopeName: string, resource: Resour
   readGenkit(span, f);
   readMlflow(span, f);
   readSemanticKernel(span, f, scopeName);
+  readLangfuse(span, f, scopeName);
   readGenAi(span, f);
   readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;

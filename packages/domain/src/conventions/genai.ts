@@ -85,6 +85,16 @@ function hasMessageEvents(span: OtlpSpan): boolean {
   return false;
 }
 
+/**
+ * Strands Agents' default conventions send a tool's arguments as the `gen_ai.tool.message`
+ * event of its `execute_tool` span (`content`: the arguments' JSON); its answer is the
+ * span's `gen_ai.choice`, read with the other events.
+ */
+function eventToolArguments(span: OtlpSpan): string | undefined {
+  for (const event of span.events) if (event.name === 'gen_ai.tool.message') return textOf(event.attributes, 'content');
+  return undefined;
+}
+
 function readMessages(span: OtlpSpan, f: SpanFacts): void {
   const a = span.attributes;
   const system = systemInstructionsAttribute(a['gen_ai.system_instructions']);
@@ -139,7 +149,7 @@ export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
 
   f.toolName ??= textOf(a, 'gen_ai.tool.name');
   f.toolCallId ??= textOf(a, 'gen_ai.tool.call.id');
-  const toolArguments = textOf(a, 'gen_ai.tool.call.arguments');
+  const toolArguments = textOf(a, 'gen_ai.tool.call.arguments') ?? (operation === 'execute_tool' ? eventToolArguments(span) : undefined);
   f.toolArguments ??= toolArguments;
 
   if (operation === 'execute_tool') {

@@ -90,6 +90,20 @@ describe('Genkit', () => {
       { scope },
     );
     expect(flow).toMatchObject({ span_type: 'agent', agent_name: 'weatherFlow', input: 'What is the weather in Paris?', output: 'It is sunny in Paris, 21°C.', session_id: 'session-7', status: 'unset' });
+    const agent = rowOf(
+      makeSpan({
+        name: 'weatherAgent',
+        attributes: {
+          'genkit:type': 'action',
+          'genkit:metadata:subtype': 'agent',
+          'genkit:name': 'weatherAgent',
+          'genkit:metadata:agent:sessionId': 'agent-session-3',
+          'genkit:input': '"Weather in Paris?"',
+        },
+      }),
+      { scope },
+    );
+    expect(agent).toMatchObject({ span_type: 'agent', agent_name: 'weatherAgent', session_id: 'agent-session-3', input: 'Weather in Paris?' });
     const failed = rowOf(makeSpan({ name: 'getWeather', attributes: { 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:name': 'getWeather', 'genkit:state': 'error' } }), { scope });
     expect(failed.status).toBe('error');
   });

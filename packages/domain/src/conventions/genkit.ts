@@ -10,12 +10,13 @@
  */
 import type { AttributeValue, Attributes, OtlpSpan } from '@aos/otlp';
 import type { SpanType } from '../span-row.ts';
-import { textOf } from '../attributes.ts';
+import { firstText, textOf } from '../attributes.ts';
 import { conversationOf } from '../messages/bodies.ts';
 import { attributeJson, unquoteJson } from '../messages/json.ts';
 import { isObject } from '../messages/parts.ts';
 import { normalizeProvider } from '../model-provider.ts';
 import { takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
+import { takeInputValue, takeOutputValue } from './object-texts.ts';
 
 export const GENKIT_TYPE_KEY = 'genkit:type';
 
@@ -28,6 +29,7 @@ const SUBTYPES: Readonly<Record<string, SpanType>> = {
   reranker: 'reranker',
   evaluator: 'evaluator',
   flow: 'agent',
+  agent: 'agent',
   prompt: 'chain',
   util: 'chain',
 };
@@ -42,6 +44,9 @@ function plainText(value: AttributeValue | undefined): string | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   return unquoteJson(value);
 }
+
+/** A chat's session; an agent's (`genkit:metadata:subtype=agent`) in its metadata. */
+const SESSION_KEYS = ['genkit:sessionId', 'genkit:metadata:agent:sessionId'];
 
 /** Genkit plugin names that are not the provider's own name. */
 const PLUGIN_PROVIDERS: Readonly<Record<string, string>> = { googleai: 'google', vertexai: 'gcp.vertex_ai' };
@@ -83,7 +88,7 @@ export function readGenkit(span: OtlpSpan, f: SpanFacts): void {
   const subtype = textOf(a, 'genkit:metadata:subtype');
   const spanType = spanTypeOf(type, subtype);
   f.spanType ??= spanType;
-  f.sessionId ??= textOf(a, 'genkit:sessionId');
+  f.sessionId ??= firstText(a, SESSION_KEYS);
   f.failed ||= textOf(a, 'genkit:state') === 'error';
 
   if (spanType === 'llm') return readModel(a, f);
@@ -93,6 +98,12 @@ export function readGenkit(span: OtlpSpan, f: SpanFacts): void {
     f.toolArguments ??= input;
   }
   if (spanType === 'agent') f.agentName ??= textOf(a, 'genkit:name');
-  takeInputText(f, input);
-  takeOutputText(f, plainText(a['genkit:output']));
+  if (spanType === 'tool') {
+    takeInputText(f, input);
+    takeOutputText(f, plainText(a['genkit:output']));
+  } else {
+    // `generate` and flows around it carry the request and response: read as their conversation.
+    takeInputValue(f, input);
+    takeOutputValue(f, plainText(a['genkit:output']));
+  }
 }

@@ -66,4 +66,24 @@ describe('Google ADK', () => {
     );
     expect(row).toMatchObject({ span_type: 'tool', tool_name: 'get_weather', tool_arguments: '{"city": "Paris"}', input: '{"city": "Paris"}', output: '{"result": "sunny, 21°C"}' });
   });
+
+  it('execute_tool with the empty llm_request / llm_response ADK also sets on it: a tool, not a model call', () => {
+    const row = rowOf(
+      makeSpan({
+        name: 'execute_tool get_weather',
+        attributes: {
+          'gen_ai.system': 'gcp.vertex.agent',
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'get_weather',
+          'gen_ai.tool.call.id': 'adk-1',
+          'gcp.vertex.agent.llm_request': '{}',
+          'gcp.vertex.agent.llm_response': '{}',
+          'gcp.vertex.agent.tool_call_args': '{"city": "Paris"}',
+          'gcp.vertex.agent.tool_response': '{"result": "sunny, 21°C"}',
+        },
+      }),
+      { scope },
+    );
+    expect(row).toMatchObject({ span_type: 'tool', tool_name: 'get_weather', input: '{"city": "Paris"}', output: '{"result": "sunny, 21°C"}', quality_flags: [] });
+  });
 });

@@ -5,7 +5,7 @@
  * / `.tool_response`); agent and tool spans also carry GenAI semconv (read by genai.ts).
  * Cached and thinking tokens are only in the response's `usage_metadata`.
  */
-import type { OtlpSpan } from '@aos/otlp';
+import type { AttributeValue, OtlpSpan } from '@aos/otlp';
 import { textOf } from '../attributes.ts';
 import { conversationOf } from '../messages/bodies.ts';
 import { attributeJson, unquoteJson } from '../messages/json.ts';
@@ -20,24 +20,28 @@ function count(usage: Record<string, unknown>, snake: string, camel: string): nu
   return typeof value === 'number' ? value : undefined;
 }
 
+/** A request or response body that says something: ADK's tool spans carry both as `{}`. */
+function nonEmptyBody(value: AttributeValue | undefined): Record<string, unknown> | undefined {
+  const body = attributeJson(value);
+  return isObject(body) && Object.keys(body).length > 0 ? body : undefined;
+}
+
 export function readGoogleAdk(span: OtlpSpan, f: SpanFacts, scopeName: string): void {
   const a = span.attributes;
   const request = a[`${PREFIX}llm_request`];
   const response = a[`${PREFIX}llm_response`];
   const args = textOf(a, `${PREFIX}tool_call_args`);
   if (scopeName !== GOOGLE_ADK_SCOPE && request === undefined && response === undefined && args === undefined) return;
-  // ADK names itself as the GenAI system (`gcp.vertex.agent`): not a provider; the model tells.
-  if (textOf(a, 'gen_ai.system') === GOOGLE_ADK_SCOPE) f.provider ??= '';
   f.sessionId ??= textOf(a, `${PREFIX}session_id`);
   f.userId ??= textOf(a, `${PREFIX}user_id`);
 
-  if (request !== undefined || response !== undefined) {
+  const body = nonEmptyBody(request);
+  const answer = nonEmptyBody(response);
+  if ((body !== undefined || answer !== undefined) && textOf(a, 'gen_ai.operation.name') !== 'execute_tool') {
     f.spanType ??= 'llm';
-    const body = attributeJson(request);
     takeInput(f, body === undefined ? undefined : conversationOf(body, 'input'));
-    const answer = attributeJson(response);
     takeOutput(f, answer === undefined ? undefined : conversationOf(answer, 'output')?.messages);
-    const usage = isObject(answer) ? (answer['usage_metadata'] ?? answer['usageMetadata']) : undefined;
+    const usage = answer === undefined ? undefined : (answer['usage_metadata'] ?? answer['usageMetadata']);
     if (isObject(usage)) {
       f.inputTokens ??= count(usage, 'prompt_token_count', 'promptTokenCount');
       f.outputTokens ??= count(usage, 'candidates_token_count', 'candidatesTokenCount');

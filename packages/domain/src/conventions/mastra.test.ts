@@ -125,6 +125,11 @@ describe('Mastra', () => {
       { scope: { name: '@mastra/otel', version: '1.0.0' } },
     );
     expect(agent).toMatchObject({ span_type: 'agent', agent_name: 'weatherAgent', input: 'What is the weather in Paris?', output: 'Sunny.' });
+    // 0.24 puts the run's session and user as bare attributes of the agent run.
+    const withSession = rowOf(
+      makeSpan({ name: "agent run: 'weatherAgent'", attributes: { 'mastra.span.type': 'agent_run', 'agent.id': 'weatherAgent', sessionId: 'sess-024', userId: 'user-024' } }),
+    );
+    expect(withSession).toMatchObject({ session_id: 'sess-024', user_id: 'user-024' });
     const llm = rowOf(
       makeSpan({
         name: 'chat gpt-4o',

@@ -41,8 +41,9 @@ const SPAN_TYPES: Readonly<Record<string, SpanType>> = {
 /** Spans whose input and output are conversations (message lists, `{"text":…}` results). */
 const CONVERSATION_TYPES = new Set(['agent_run', 'model_generation', 'llm_generation', 'model_step']);
 
-const SESSION_KEYS = ['mastra.metadata.sessionId', 'mastra.metadata.threadId'];
-const USER_KEYS = ['mastra.metadata.userId', 'mastra.metadata.resourceId'];
+/** 1.x under `mastra.metadata.*`; 0.24 sets bare `sessionId` / `userId` on the agent run. */
+const SESSION_KEYS = ['mastra.metadata.sessionId', 'mastra.metadata.threadId', 'sessionId'];
+const USER_KEYS = ['mastra.metadata.userId', 'mastra.metadata.resourceId', 'userId'];
 
 /**
  * Where Mastra sends `model_inference` spans (1.x with @mastra/observability's inference

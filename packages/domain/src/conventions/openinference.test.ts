@@ -128,6 +128,13 @@ describe('OpenInference', () => {
     });
   });
 
+  it('names an AGENT span without agent.name by its span name (traceAgent)', () => {
+    const row = rowOf(makeSpan({ name: 'weather-agent', attributes: { 'openinference.span.kind': 'AGENT', 'input.value': 'Weather?' } }));
+    expect(row).toMatchObject({ span_type: 'agent', agent_name: 'weather-agent' });
+    const chain = rowOf(makeSpan({ name: 'RunnableSequence', attributes: { 'openinference.span.kind': 'CHAIN' } }));
+    expect(chain.agent_name).toBe('');
+  });
+
   it.each([
     ['CHAIN', 'chain'],
     ['RETRIEVER', 'retrieval'],

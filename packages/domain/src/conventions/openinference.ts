@@ -7,7 +7,8 @@
  * (content, content parts, tool calls, tool call id); without them, from `input.value` /
  * `output.value` when those hold JSON: the SDK's request body reduced to its messages, the
  * response body to the answer. Other spans (chains, agents, tools) read as text: a JSON
- * object of one text field (`{"input": "…"}`) as that text.
+ * object of one text field (`{"input": "…"}`) as that text, a state holding messages
+ * (LangGraph's `{"messages":[…]}`) as its conversation.
  */
 import type { Attributes, OtlpSpan } from '@aos/otlp';
 import type { SpanType } from '../span-row.ts';
@@ -17,6 +18,7 @@ import { indexedMessages, readIndexedMessages } from '../messages/indexed.ts';
 import { parseJsonText, unquoteJson } from '../messages/json.ts';
 import { message, textPart } from '../messages/model.ts';
 import { takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
+import { takeInputValue, takeOutputValue } from './object-texts.ts';
 
 export const OPENINFERENCE_KIND_KEY = 'openinference.span.kind';
 
@@ -145,7 +147,8 @@ export function readOpenInference(span: OtlpSpan, f: SpanFacts): void {
   // so it is not used here; a TOOL span's arguments are its input.
   f.toolArguments ??= textOf(a, 'tool_call.function.arguments') ?? (spanType === 'tool' ? input : undefined);
 
-  f.agentName ??= textOf(a, 'agent.name');
+  // An AGENT span without `agent.name` (as `traceAgent` makes it) is named for its agent.
+  f.agentName ??= textOf(a, 'agent.name') ?? (spanType === 'agent' ? span.name : undefined);
   f.sessionId ??= textOf(a, 'session.id');
   f.userId ??= textOf(a, 'user.id');
 }
@@ -157,6 +160,7 @@ export function readOpenInference(span: OtlpSpan, f: SpanFacts): void {
 export function readPlainTexts(span: OtlpSpan, f: SpanFacts): void {
   const input = textOf(span.attributes, 'input.value');
   const output = textOf(span.attributes, 'output.value');
-  takeInputText(f, input === undefined ? undefined : readableValue(input));
-  takeOutputText(f, output === undefined ? undefined : readableValue(output));
+  // A chain's state holding messages (LangGraph's) reads as its conversation (object-texts.ts).
+  takeInputValue(f, input === undefined ? undefined : readableValue(input));
+  takeOutputValue(f, output === undefined ? undefined : readableValue(output));
 }

@@ -16,8 +16,8 @@ export interface ResourceFacts {
   platform: string | undefined;
 }
 
-/** The current semconv name first, then the name deprecated in semconv 1.27. */
-export const ENVIRONMENT_KEYS = ['deployment.environment.name', 'deployment.environment'];
+/** The current semconv name first, then the name deprecated in semconv 1.27, then the Langfuse SDKs'. */
+export const ENVIRONMENT_KEYS = ['deployment.environment.name', 'deployment.environment', 'langfuse.environment'];
 export const SESSION_KEYS = ['session.id'];
 export const USER_KEYS = ['user.id', 'enduser.id'];
 

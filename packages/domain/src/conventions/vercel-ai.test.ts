@@ -280,4 +280,27 @@ describe('Vercel AI SDK', () => {
     );
     expect(v7).toMatchObject({ span_type: 'llm', input: 'Hi', output: 'Hello!', session_id: 'sess-v7', user_id: 'user-v7', time_to_first_token_ms: 250 });
   });
+
+  it('reads v7’s reasoning and cache-write token details beside its GenAI semconv usage', () => {
+    // As @ai-sdk/otel 1.0 writes them (its supplemental usage attributes); it needs Node.js 22.
+    const row = rowOf(
+      makeSpan({
+        name: 'chat gpt-5',
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.request.model': 'gpt-5',
+          'gen_ai.usage.input_tokens': 200,
+          'gen_ai.usage.output_tokens': 50,
+          'gen_ai.usage.cache_read.input_tokens': 64,
+          'ai.usage.inputTokenDetails.noCacheTokens': 120,
+          'ai.usage.inputTokenDetails.cacheWriteTokens': 16,
+          'ai.usage.outputTokenDetails.textTokens': 42,
+          'ai.usage.outputTokenDetails.reasoningTokens': 8,
+        },
+      }),
+      { scope: { name: 'gen_ai', version: '' } },
+    );
+    expect(row).toMatchObject({ input_tokens: 200, output_tokens: 50, cached_input_tokens: 64, reasoning_tokens: 8 });
+  });
 });

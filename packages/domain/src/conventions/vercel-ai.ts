@@ -2,7 +2,8 @@
  * Vercel AI SDK telemetry (`ai.*`): v4 to v6, and v7's legacy integration; recognised by
  * `ai.operationId` or by the SDK's tracer scope `ai`. (v7's default integration writes
  * GenAI semconv under scope `gen_ai`, read by genai.ts; its runtime context comes as
- * `ai.settings.context.*`, read here for every span.)
+ * `ai.settings.context.*` and its token details as `ai.usage.*TokenDetails.*`, read here
+ * for every span.)
  *
  * Span types: the provider calls (`*.doGenerate`, `*.doStream`) are `llm`, `*.doEmbed`
  * is `embedding`, `ai.toolCall` is `tool`. The top-level calls (`ai.generateText`,
@@ -123,6 +124,10 @@ export function readVercelAi(span: OtlpSpan, f: SpanFacts, scopeName: string): v
   const a = span.attributes;
   f.sessionId ??= firstText(a, SESSION_KEYS);
   f.userId ??= firstText(a, USER_KEYS);
+  // v7's OpenTelemetry integration writes GenAI semconv, and its token details only here.
+  f.cacheReadTokens ??= firstNumber(a, CACHE_READ_KEYS);
+  f.cacheWriteTokens ??= firstNumber(a, CACHE_WRITE_KEYS);
+  f.reasoningTokens ??= firstNumber(a, REASONING_KEYS);
   const operationId = operationOf(span, scopeName);
   if (operationId === undefined) return;
   const spanType = vercelSpanType(operationId);
@@ -133,9 +138,6 @@ export function readVercelAi(span: OtlpSpan, f: SpanFacts, scopeName: string): v
   f.inputTokens ??= firstNumber(a, INPUT_TOKEN_KEYS) ?? (spanType === 'embedding' ? toNumber(a['ai.usage.tokens']) : undefined);
   f.outputTokens ??= firstNumber(a, OUTPUT_TOKEN_KEYS);
   f.totalTokens ??= toNumber(a['ai.usage.totalTokens']) ?? toNumber(a['ai.usage.tokens']);
-  f.cacheReadTokens ??= firstNumber(a, CACHE_READ_KEYS);
-  f.cacheWriteTokens ??= firstNumber(a, CACHE_WRITE_KEYS);
-  f.reasoningTokens ??= firstNumber(a, REASONING_KEYS);
   f.explicitCost ??= toNumber(a['ai.usage.cost']);
   if (f.cacheReadTokens === undefined && a['ai.response.providerMetadata'] !== undefined) {
     const cache = providerMetadataCache(textOf(a, 'ai.response.providerMetadata'));

@@ -122,7 +122,12 @@ export function conversationOf(value: unknown, side: 'input' | 'output'): Conver
     return messages === undefined ? undefined : { messages };
   }
   if (!isObject(value)) return undefined;
-  if (value['role'] !== undefined || (value['lc'] === 1 && value['type'] === 'constructor')) {
+  // One LangChain-serialized message (a chain's AIMessage result) is that message on either side.
+  if (value['lc'] === 1 && value['type'] === 'constructor') {
+    const m = messageOf(value);
+    return m === undefined ? undefined : { messages: [m] };
+  }
+  if (value['role'] !== undefined) {
     const m = side === 'output' ? responseMessages(value) : defined([messageOf(value)]);
     return m === undefined ? undefined : { messages: m };
   }

@@ -7,9 +7,9 @@
  */
 import type { AttributeValue, Attributes } from '@aos/otlp';
 import { messageOf, systemPartsOf } from './chat-messages.ts';
-import { attributeJson, textConversation } from './json.ts';
+import { attributeJson, parseJsonText, textConversation } from './json.ts';
 import type { ChatMessage, MessagePart } from './model.ts';
-import { isObject } from './parts.ts';
+import { isObject, partOf } from './parts.ts';
 
 /** One event as a span event or a log record has it (a log record's body, when there is one). */
 export interface GenAiEventRecord {
@@ -52,14 +52,29 @@ function eventBody(event: GenAiEventRecord): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Content sent as the JSON text of a list of content blocks (Strands Agents:
+ * `[{"text":"…"},{"toolUse":{…}}]`) as that list, when every element is a part; other
+ * values as they are, so a user's text that happens to be JSON stays text.
+ */
+export function contentBlocks(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const parsed = parseJsonText(value);
+  if (!Array.isArray(parsed) || parsed.length === 0) return value;
+  for (const item of parsed) if (partOf(item) === undefined) return value;
+  return parsed;
+}
+
 function messageEvent(role: string, body: Record<string, unknown>): ChatMessage | undefined {
   // A tool message names the call it answers as `id`.
   const toolCallId = role === 'tool' ? (body['tool_call_id'] ?? body['id']) : undefined;
-  return messageOf({ ...body, role: body['role'] ?? role, tool_call_id: toolCallId });
+  return messageOf({ ...body, content: contentBlocks(body['content']), role: body['role'] ?? role, tool_call_id: toolCallId });
 }
 
+/** The answer: a message object, or (Strands) its content as text or content-block JSON. */
 function choiceEvent(body: Record<string, unknown>): ChatMessage | undefined {
-  const m = isObject(body['message']) ? body['message'] : body;
+  const sent = body['message'];
+  const m = isObject(sent) ? sent : typeof sent === 'string' ? { content: contentBlocks(sent) } : body;
   return messageOf({ ...m, role: m['role'] ?? 'assistant', finish_reason: body['finish_reason'] ?? m['finish_reason'] });
 }
 

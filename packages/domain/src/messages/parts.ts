@@ -203,10 +203,33 @@ function geminiPart(p: Obj): MessagePart | undefined {
   const media = p['media'];
   if (isObject(media) && typeof media['url'] === 'string') return mediaPart(media['url'], str(media['contentType']));
   if (typeof p['reasoning'] === 'string') return { type: 'reasoning', content: p['reasoning'] };
+  const block = converseBlock(p);
+  if (block !== undefined) return block;
   // LangChain tool call ({"name","args","id"}) and OpenAI tool call without its `type`.
   if (typeof p['name'] === 'string' && 'args' in p) return toolCallPart(p['name'], str(p['id']), p['args']);
   if ('function' in p) return functionCall(p);
   return undefined;
+}
+
+/**
+ * A Bedrock Converse content block, as Strands Agents sends its messages: `toolUse`,
+ * `toolResult` (matched by `toolUseId`, its content blocks of `text` or `json`),
+ * `reasoningContent`. Text blocks (`{"text":…}`) share Gemini's shape.
+ */
+function converseBlock(p: Obj): MessagePart | undefined {
+  const use = p['toolUse'];
+  if (isObject(use) && typeof use['name'] === 'string') return toolCallPart(use['name'], str(use['toolUseId']), use['input']);
+  const result = p['toolResult'];
+  if (isObject(result)) return toolCallResponsePart(str(result['toolUseId']), converseResult(result['content']));
+  const reasoning = p['reasoningContent'];
+  const text = isObject(reasoning) && isObject(reasoning['reasoningText']) ? str(reasoning['reasoningText']['text']) : undefined;
+  return text === undefined ? undefined : { type: 'reasoning', content: text };
+}
+
+/** A tool result's blocks: its text, or the one `json` value it returned, else as sent. */
+function converseResult(content: unknown): unknown {
+  if (Array.isArray(content) && content.length === 1 && isObject(content[0]) && 'json' in content[0]) return content[0]['json'];
+  return resultValue(content);
 }
 
 /** One part of any library's shape, or undefined for shapes the model does not hold. */
