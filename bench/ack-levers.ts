@@ -27,6 +27,8 @@ const VARIANTS: Record<string, Record<string, string>> = {
   'inserts of 20,000 rows': { WRITER_BATCH_MAX_ROWS: '20000' },
   'blocks gathered for 2 s': { WRITER_BATCH_MAX_WAIT_MS: '2000' },
   'engine threads at normal priority': { ENGINE_THREADS_NICE: '0' },
+  // Redis fsyncs every write, the engine every part (docs/operations.md, "What an ack means").
+  'strict durability': { DURABILITY: 'strict' },
 };
 const FILTER = process.env.BENCH_LEVERS ? new RegExp(process.env.BENCH_LEVERS, 'i') : null;
 

@@ -91,7 +91,10 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     stops.push(() => storage.close());
     let redisUrl = queueConfig.redisUrl;
     if (!redisUrl) {
-      const redis: LocalRedis = await startLocalRedis({ dir: path.join(storageConfig.dataDir, 'redis') });
+      const redis: LocalRedis = await startLocalRedis({
+        dir: path.join(storageConfig.dataDir, 'redis'),
+        appendfsync: storageConfig.durability === 'strict' ? 'always' : 'everysec',
+      });
       stops.push(() => redis.stop());
       redisUrl = redis.url;
       log.info('started a private redis-server', { url: redis.url });

@@ -42,6 +42,7 @@ describe('settings', () => {
       cluster: undefined,
       dataDir: './data',
       engineThreadsNice: 10,
+      durability: 'standard',
     });
     expect(queueSettings({})).toEqual({ redisUrl: undefined, prefix: 'aos' });
     expect(authSettings({})).toEqual({ keyCacheTtlMs: 10_000 });

@@ -43,6 +43,10 @@ export const SETTINGS = {
     /** Linux nice value of the embedded engine's own threads, so the threads that answer
      *  exporters and API requests run first when the cores are busy (0: no change). */
     ENGINE_THREADS_NICE: intSetting(10, 0, 19),
+    /** What an acknowledged export survives (docs/operations.md, "What an ack means"): `standard`, a
+     *  crash of the service's processes; `strict`, also a crash of the host (the private Redis fsyncs
+     *  every write, the embedded engine fsyncs every part it writes), at a cost in ack latency. */
+    DURABILITY: enumSetting(['standard', 'strict'] as const, 'standard'),
   },
   queue: {
     /** Unset in the all-in-one process: it starts a private redis-server under DATA_DIR. */
@@ -216,6 +220,7 @@ export function storageSettings(env: Env) {
     cluster: s.CLICKHOUSE_CLUSTER,
     dataDir: s.DATA_DIR,
     engineThreadsNice: s.ENGINE_THREADS_NICE,
+    durability: s.DURABILITY,
   };
 }
 export type StorageSettings = ReturnType<typeof storageSettings>;

@@ -20,11 +20,13 @@ export interface LocalRedisOptions {
   port?: number;
   /** Path of the redis-server binary. */
   binary?: string;
+  /** When the append-only file is fsynced: once a second (a host crash can cost the last second), or after every write. */
+  appendfsync?: 'everysec' | 'always';
 }
 
 /**
  * Starts a private redis-server on 127.0.0.1 with append-only persistence (fsync every
- * second), for the single-machine mode and the tests. Resolves once it accepts connections.
+ * second unless `appendfsync` says always), for the single-machine mode and the tests. Resolves once it accepts connections.
  * One server per directory: a server left running there by a process that was killed
  * (SIGKILL leaves no chance to stop it) is shut down first, so two never write one
  * append-only file.
@@ -42,7 +44,7 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<LocalRed
       '--bind', '127.0.0.1',
       '--dir', dir,
       '--appendonly', 'yes',
-      '--appendfsync', 'everysec',
+      '--appendfsync', opts.appendfsync ?? 'everysec',
       '--save', '',
       // BullMQ needs keys never evicted.
       '--maxmemory-policy', 'noeviction',

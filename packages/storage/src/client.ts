@@ -38,6 +38,8 @@ export interface Storage {
   readonly engine: 'embedded' | 'server';
   /** The cluster name when the schema is the replicated/distributed variant. */
   readonly cluster: string | undefined;
+  /** DURABILITY: with `strict`, the embedded engine fsyncs every part it writes (see migrate). */
+  readonly durability: StorageSettings['durability'];
   /**
    * Inserts pre-encoded rows (one text in `format`, or its UTF-8 bytes in parts that follow
    * each other) through the fastest path each engine has; `name` goes to a server as the
@@ -80,6 +82,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     client,
     engine: 'embedded',
     cluster: undefined,
+    durability: settings.durability,
     // `name` is left unused, as named() leaves it on the embedded engine (and rawInsert takes no settings).
     async insertRows(table, columns, format, body) {
       if (body.length === 0) return;
@@ -147,6 +150,7 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     client,
     engine: 'server',
     cluster: settings.cluster,
+    durability: settings.durability,
     async insertRows(table, columns, format, body, name) {
       if (body.length === 0) return;
       const result = await client.exec({

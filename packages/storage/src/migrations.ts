@@ -60,7 +60,30 @@ export async function migrate(storage: Storage): Promise<string[]> {
     });
     done.push(migration.name);
   }
+  await applyDurability(storage);
   return done;
+}
+
+/** The MergeTree settings that make a written part survive a host crash: its files and its directory fsynced before the insert answers. */
+const FSYNC_SETTINGS = ['fsync_after_insert', 'fsync_part_directory'];
+
+/**
+ * DURABILITY on the embedded engine, set on every MergeTree table of the database (the
+ * tables' own settings, kept in their metadata, so they are set or reset at each start to
+ * follow the configuration). A server's tables follow the server's own merge_tree settings,
+ * which its operator sets (docs/operations.md).
+ */
+async function applyDurability(storage: Storage): Promise<void> {
+  if (storage.engine !== 'embedded') return;
+  const result = await storage.client.query({
+    query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND NOT is_temporary AND name NOT LIKE '.inner%'",
+    format: 'JSONEachRow',
+  });
+  const change = storage.durability === 'strict' ? `MODIFY SETTING ${FSYNC_SETTINGS.map((s) => `${s} = 1`).join(', ')}` : `RESET SETTING ${FSYNC_SETTINGS.join(', ')}`;
+  // Table names come from the engine's own catalogue, quoted as identifiers.
+  for (const { name } of await result.json<{ name: string }>()) {
+    await storage.client.command({ query: `ALTER TABLE \`${name.replaceAll('`', '``')}\` ${change}` });
+  }
 }
 
 async function appliedMigrations(storage: Storage): Promise<Set<string>> {

@@ -48,7 +48,7 @@ describe('budgetedStorage', () => {
   function recording(engine: Storage['engine']) {
     const sent: Array<Record<string, unknown>> = [];
     const client = { query: async (params: Record<string, unknown>) => void sent.push(params) } as unknown as Storage['client'];
-    const storage: Storage = { client, engine, cluster: undefined, insertRows: async () => {}, close: async () => {} };
+    const storage: Storage = { client, engine, cluster: undefined, durability: 'standard', insertRows: async () => {}, close: async () => {} };
     return { storage: budgetedStorage(storage), sent };
   }
 
