@@ -66,9 +66,10 @@ export class RateLimits {
       // at once, or every refusal would hold a slot until the window ends.
       void giveBack(limiter, keyId, performance.now() + err.msBeforeNext);
       // A slot frees when a read ends, which nothing here can time: one second is a fair guess.
+      // After the RateLimit-* headers, whose Retry-After is the window's end (up to a minute).
       throw new ApiError('rate_limited', `this API key already runs ${limit} heavy reads at once; retry when one is done`, [], {
-        'retry-after': '1',
         ...headersOf(err, limit, this.heavySlotSeconds),
+        'retry-after': '1',
       });
     }
   }
