@@ -16,7 +16,7 @@ export interface GcPause {
 }
 
 // [pid:0xaddr]   8123 ms: Mark-Compact 812.3 (850.1) -> 600.2 (640.0) MB, pooled: 0 MB, 512.34 / 0.12 ms  (…) reason
-const LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: ([A-Za-z-]+(?: \(reduce\))?)[^,]*?-> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms.*?\)\s*([^;]*)/;
+const LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: ([A-Za-z-]+(?: \(reduce\))?)[^,]*?-> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms\s+(?:\(average mu = [\d.]+, current mu = [\d.]+\)\s*)?([^;]*)/;
 
 export function parseGcTrace(output: string): GcPause[] {
   const pauses: GcPause[] = [];
