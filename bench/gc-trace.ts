@@ -15,14 +15,14 @@ export interface GcPause {
   reason: string;
 }
 
-// [pid:0xaddr]   8123 ms: Mark-Compact 812.3 (850.1) -> 600.2 (640.0) MB, pooled: 0 MB, 512.34 / 0.12 ms  (…) reason
-const LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: ([A-Za-z-]+(?: \(reduce\))?)[^,]*?-> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms\s+(?:\(average mu = [\d.]+, current mu = [\d.]+\)\s*)?([^;]*)/;
+// [pid:0xaddr]   8123 ms: Mark-Compact 812.3 (850.1) -> 600.2 (640.0) MB, pooled: 0 MB, 512.34 / 0.12 ms  (+ … since start of marking …) (average mu = …) reason; …
+const LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: ([A-Za-z-]+(?: \(reduce\))?)[^,]*?-> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms([^;]*)/;
 
 export function parseGcTrace(output: string): GcPause[] {
   const pauses: GcPause[] = [];
   for (const line of output.split('\n')) {
     const m = LINE.exec(line);
-    if (m) pauses.push({ isolate: m[1]!, atMs: Number(m[2]), kind: m[3]!, pauseMs: Number(m[5]), heapAfterMiB: Number(m[4]), reason: m[6]!.trim() });
+    if (m) pauses.push({ isolate: m[1]!, atMs: Number(m[2]), kind: m[3]!, pauseMs: Number(m[5]), heapAfterMiB: Number(m[4]), reason: m[6]!.replace(/\([^)]*\)/g, '').trim() });
   }
   return pauses;
 }
