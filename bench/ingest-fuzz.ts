@@ -8,10 +8,13 @@ import path from 'node:path';
 import { devKey, startChildService } from '../test/support/child-service.ts';
 import { badAnswers, fuzzBodies, sendFuzz, type FuzzAnswer } from '../test/support/otlp-fuzz.ts';
 import { startNormalExport } from '../test/support/normal-export.ts';
+import { gcSummary, parseGcTrace } from './gc-trace.ts';
 
 const BODIES = Number(process.env.BENCH_FUZZ_BODIES ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_FUZZ_CONCURRENCY ?? 8);
 const SEED = Number(process.env.BENCH_FUZZ_SEED ?? 16);
+/** BENCH_FUZZ_TRACE_GC=1: the service runs with --trace-gc, and its collector pauses are summed up. */
+const TRACE_GC = process.env.BENCH_FUZZ_TRACE_GC === '1';
 
 /** Resident and peak resident memory of a process, from /proc (Linux). */
 function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
@@ -63,7 +66,11 @@ async function storedSpanIds(url: string, key: string, traceId: string): Promise
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-fuzz-bench-'));
-  const service = await startChildService({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error' });
+  const spawnedAt = performance.now();
+  const service = await startChildService(
+    { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error' },
+    TRACE_GC ? { nodeArgs: ['--trace-gc'], keepOutput: true } : {},
+  );
   try {
     const key = devKey(dataDir);
     const pid = service.process.pid!;
@@ -90,6 +97,11 @@ async function main() {
     console.log(`worst answer: ${worst.ms.toFixed(0)} ms, ${worst.status}, ${worst.kind}`);
     const kinds = [...new Set(answers.map((a) => a.kind))].sort();
     for (const kind of kinds) console.log(`  ${kind}: ${distribution(answers.filter((a) => a.kind === kind).map((a) => a.ms))}`);
+    // The slowest answers, placed on the service's clock (ms since it was spawned) to set beside its GC pauses.
+    for (const a of [...answers].sort((x, y) => y.ms - x.ms).slice(0, 10)) {
+      console.log(`  slow: ${a.ms.toFixed(0)} ms, ${a.status}, ${a.kind}, sent at ${(a.sentAt - spawnedAt).toFixed(0)} ms`);
+    }
+    if (TRACE_GC) for (const line of gcSummary(parseGcTrace(service.output()))) console.log(line);
     console.log(`not allowed (5xx other than 503 with Retry-After, or no answer): ${badAnswers(answers).length}`);
     console.log(`normal export: ${normal.ackMs.length} exports, ${normal.failures} failed; ack times ${distribution(normal.ackMs)}`);
     console.log(`/healthz: ${health.times.length} probes answered, ${health.failed()} failed; ${distribution(health.times)}`);

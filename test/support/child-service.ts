@@ -12,11 +12,21 @@ export interface ChildService {
   kill(): Promise<void>;
   /** SIGTERM: the graceful path. */
   stop(): Promise<void>;
+  /** Everything the process wrote to stdout and stderr so far (with `keepOutput`; else up to its start). */
+  output(): string;
+}
+
+export interface ChildServiceOptions {
+  /** Node flags before the entry (e.g. `--trace-gc`, whose lines a bench reads back). */
+  nodeArgs?: string[];
+  /** Keep collecting the output after the start (a long run with chatty flags holds it all). */
+  keepOutput?: boolean;
 }
 
 /** Runs the all-in-one entry (`npm start`'s script) as a real child process. */
-export function startChildService(env: Record<string, string>): Promise<ChildService> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
+export function startChildService(env: Record<string, string>, options: ChildServiceOptions = {}): Promise<ChildService> {
+  const args = ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // The OTLP/gRPC receiver's default port is fixed (4317): off unless a test gives one.
     env: { ...process.env, OTLP_GRPC_PORT: '0', ...env },
@@ -25,13 +35,19 @@ export function startChildService(env: Record<string, string>): Promise<ChildSer
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let output = '';
+    let started = false;
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const collect = (c: Buffer) => {
+      if (!started || options.keepOutput) output += c.toString();
+    };
+    child.stderr!.on('data', collect);
     child.stdout!.on('data', (c: Buffer) => {
-      output += c.toString();
+      collect(c);
+      if (started) return;
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
+        started = true;
         resolve({
           url: match[1]!,
           process: child,
@@ -43,6 +59,7 @@ export function startChildService(env: Record<string, string>): Promise<ChildSer
             child.kill('SIGTERM');
             await exited;
           },
+          output: () => output,
         });
       }
     });

@@ -145,6 +145,8 @@ export interface FuzzAnswer {
   status: number;
   retryAfter: string | null;
   ms: number;
+  /** performance.now() when it was sent. */
+  sentAt: number;
 }
 
 /** Posts `count` fuzz bodies, `concurrency` at a time, and returns every answer. A connection error counts as status 0. */
@@ -161,9 +163,9 @@ export async function sendFuzz(opts: { url: string; key: string; next: () => Fuz
       try {
         const res = await fetch(`${opts.url}/api/v1/traces/otlp`, { method: 'POST', headers, body: fuzz.body as Uint8Array<ArrayBuffer> });
         await res.arrayBuffer();
-        answers.push({ kind: fuzz.kind, status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started });
+        answers.push({ kind: fuzz.kind, status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started, sentAt: started });
       } catch {
-        answers.push({ kind: fuzz.kind, status: 0, retryAfter: null, ms: performance.now() - started });
+        answers.push({ kind: fuzz.kind, status: 0, retryAfter: null, ms: performance.now() - started, sentAt: started });
       }
     }
   };

@@ -82,6 +82,21 @@ describe('readBody', () => {
     expect((await failure(readBody(post(bomb, { 'content-encoding': 'gzip' }), MiB))).kind).toBe('too_large');
   });
 
+  it('refuses a gzip body whose trailer declares more than the limit without inflating any of it', async () => {
+    const bomb = gzipSync(Buffer.alloc(10 * MiB));
+    const held: number[] = [];
+    const req = post(bomb, { 'content-encoding': 'gzip', 'content-length': String(bomb.byteLength) });
+    expect((await failure(readBody(req, MiB, (n) => held.push(n)))).kind).toBe('too_large');
+    // The compressed bytes only: not one inflated chunk was kept.
+    expect(held.reduce((a, b) => a + b, 0)).toBe(bomb.byteLength);
+  });
+
+  it('still stops a bomb whose trailer understates its size at the limit while inflating', async () => {
+    const bomb = gzipSync(Buffer.alloc(10 * MiB));
+    bomb.writeUInt32LE(100, bomb.byteLength - 4);
+    expect((await failure(readBody(post(bomb, { 'content-encoding': 'gzip' }), MiB))).kind).toBe('too_large');
+  });
+
   it('refuses a body that is not gzip as bad_encoding', async () => {
     const req = post('not gzip at all', { 'content-encoding': 'gzip' });
     expect((await failure(readBody(req, 100))).kind).toBe('bad_encoding');

@@ -37,7 +37,9 @@ runMain(async () => {
   const connection = createRedisConnection(queueConfig.redisUrl, log);
   await assertRedisKeepsKeys(connection);
   // Writers and query processes often start together: the lock lets one apply the migrations.
-  await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
+  const applied = await withMigrationLock(connection, queueConfig.prefix, log, () => migrate(storage));
+  // Also when none: which process applied each migration is read from these lines.
+  log.info('applied migrations', { applied });
   const metrics = createMetrics();
   const readiness = createReadiness(metrics, { storage, redis: connection });
   const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerSettings(env).jobAttempts, logger: log });

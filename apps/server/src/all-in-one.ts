@@ -42,6 +42,7 @@ import {
   createMonitorQueue,
   createRedisConnection,
   settingsChangePublisher,
+  unlessRedisLost,
 } from '@aos/queue';
 import { createApiKey, listApiKeys, migrate, openStorage, type CreatedApiKey, type Storage } from '@aos/storage';
 import { startWriter, type Writer } from '@aos/writer';
@@ -105,20 +106,23 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const createdKey = await ensureDevelopmentKey(storage, storageConfig.dataDir);
 
     const connection = createRedisConnection(redisUrl, log);
-    stops.push(async () => connection.quit());
+    // The steps that talk to Redis are left once Redis is gone (SIGTERM during an outage):
+    // the rest of the stop, storage's close above all, still runs within SHUTDOWN_TIMEOUT_MS.
+    const redisStep = (step: () => Promise<unknown>) => () => unlessRedisLost(connection, step);
+    stops.push(async () => (await unlessRedisLost(connection, () => connection.quit())) || connection.disconnect());
     await assertRedisKeepsKeys(connection);
     const metrics = createMetrics();
     const readiness = createReadiness(metrics, { storage, redis: connection });
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
-    stops.push(() => queue.close());
+    stops.push(redisStep(() => queue.close()));
     const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
-    stops.push(() => logQueue.close());
+    stops.push(redisStep(() => logQueue.close()));
     const metricQueue = createMetricPointQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
-    stops.push(() => metricQueue.close());
+    stops.push(redisStep(() => metricQueue.close()));
     const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
-    stops.push(() => monitorQueue.close());
+    stops.push(redisStep(() => monitorQueue.close()));
     const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
-    stops.push(() => evaluationQueue.close());
+    stops.push(redisStep(() => evaluationQueue.close()));
     const writer = startWriter({
       storage,
       redisUrl,
@@ -131,7 +135,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       logLevel: logSettings(env).level,
       metrics,
     });
-    stops.push(() => writer.close());
+    stops.push(redisStep(() => writer.close()));
 
     const projectSettings = await startProjectSettings({
       storage,
@@ -141,7 +145,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       hashKey: maskingConfig.hashKey,
       logger: log,
     });
-    stops.push(() => projectSettings.close());
+    stops.push(redisStep(() => projectSettings.close()));
     const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
     stops.push(() => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);

@@ -1,4 +1,4 @@
-export { createRedisConnection } from './redis.ts';
+export { createRedisConnection, unlessRedisLost } from './redis.ts';
 export { withMigrationLock } from './migration-lock.ts';
 export type { Redis } from './redis.ts';
 export {

@@ -46,6 +46,26 @@ class EndingRedis extends Redis {
   }
 }
 
+/**
+ * Runs `work` (a step of a shutdown that talks to Redis) until it ends or `connection` is
+ * not ready: with Redis gone such a step waits for commands queued on a connection that is
+ * not coming back, and none of them can be done anyway (a job completes in Redis; what was
+ * acked is in Redis already). Resolves to whether the work finished.
+ */
+export async function unlessRedisLost(connection: Redis, work: () => Promise<unknown>): Promise<boolean> {
+  if (connection.status !== 'ready') return false;
+  let onLost = () => {};
+  const lost = new Promise<false>((resolve) => {
+    onLost = () => resolve(false);
+    connection.once('close', onLost);
+  });
+  try {
+    return await Promise.race([work().then(() => true as const), lost]);
+  } finally {
+    connection.off('close', onLost);
+  }
+}
+
 /** An error handler that logs the first error and then at most one every 10 s. */
 export function throttledErrorLog(logger: Logger | undefined, message: string): (err: Error) => void {
   let lastLogged = 0;

@@ -57,16 +57,43 @@ export class RateLimits {
     if (!limiter) return () => {};
     const limit = this.settings.keyHeavyConcurrency;
     try {
-      await limiter.consume(keyId);
+      const taken = await limiter.consume(keyId);
+      const windowEndsAt = performance.now() + taken.msBeforeNext;
+      return () => void giveBack(limiter, keyId, windowEndsAt);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
+      // The refused attempt was counted too (the limiter counts before it compares): uncounted
+      // at once, or every refusal would hold a slot until the window ends.
+      void giveBack(limiter, keyId, performance.now() + err.msBeforeNext);
       // A slot frees when a read ends, which nothing here can time: one second is a fair guess.
+      // After the RateLimit-* headers, whose Retry-After is the window's end (up to a minute).
       throw new ApiError('rate_limited', `this API key already runs ${limit} heavy reads at once; retry when one is done`, [], {
-        'retry-after': '1',
         ...headersOf(err, limit, this.heavySlotSeconds),
+        'retry-after': '1',
       });
     }
-    return () => void limiter.reward(keyId).catch(() => {});
+  }
+}
+
+/**
+ * A release arriving this close to its window's end is dropped: the window ends on Redis's
+ * clock, and a reward that lands after it would count in the next window (a slot too many, or
+ * another read's slot freed). The slot stays taken at most this much longer.
+ */
+const GIVE_BACK_MARGIN_MS = 250;
+
+/**
+ * Gives a point back to the window it was counted in, if that window is still running; a
+ * window that has ended took the point with it. A reward that still landed in a new window
+ * (Redis slow to answer) shows as a count below zero and is taken back.
+ */
+async function giveBack(limiter: RateLimiterAbstract, id: string, windowEndsAt: number): Promise<void> {
+  if (performance.now() >= windowEndsAt - GIVE_BACK_MARGIN_MS) return;
+  try {
+    const after = await limiter.reward(id);
+    if (after.consumedPoints < 0) await limiter.penalty(id, -after.consumedPoints);
+  } catch {
+    // Redis and the insurance limiter both failed: the point lapses with its window.
   }
 }
 
