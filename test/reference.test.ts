@@ -1,3 +1,5 @@
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { buildOpenApiDocument } from '../apps/query/src/openapi/document.ts';
@@ -36,6 +38,18 @@ function summaryOf(path: string, method: 'get' | 'post'): string {
   return summary;
 }
 
+/** The script's bytes as sent, undecoded (fetch would inflate them), for this Accept-Encoding. */
+function rawScript(acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(`${svc.url}/api/v1/reference/scalar.js`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 describe('the reference page', () => {
   it('names no other host: its script is served by the service', async () => {
     const res = await svc.api('/api/v1/reference', { key: null });
@@ -63,6 +77,17 @@ describe('the reference page', () => {
     const changed = await svc.api('/api/v1/reference/scalar.js', { key: null, headers: { 'if-none-match': '"other"' } });
     expect(changed.status).toBe(200);
     await changed.arrayBuffer();
+  });
+
+  it('sends the script gzipped to a client that takes gzip, as it is to one that does not', async () => {
+    const plain = await rawScript('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gzipped = await rawScript('gzip, deflate');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('Accept-Encoding');
+    expect(gzipped.headers.etag).not.toBe(plain.headers.etag);
+    expect(gzipped.bytes.length).toBeLessThan(plain.bytes.length / 2);
+    expect(gunzipSync(gzipped.bytes).equals(plain.bytes)).toBe(true);
   });
 
   it('renders the operations of the document in headless Chromium, asking no other host for anything', async () => {

@@ -45,11 +45,12 @@ export const serviceOperations: Operation[] = [
     scope: null,
     responses: {
       200: {
-        description: 'The script; cacheable for a day, then revalidated by its ETag',
+        description: 'The script (gzipped for a client that takes gzip); cacheable for a day, then revalidated by its ETag',
         content: { 'text/javascript': { schema: { type: 'string' } } },
         headers: {
           ETag: { description: "The script's version: sent back in If-None-Match, it gets a 304 while unchanged", schema: { type: 'string' } },
           'Cache-Control': { description: 'public, max-age=86400', schema: { type: 'string' } },
+          'Content-Encoding': { description: 'gzip when the request took it (Accept-Encoding)', schema: { type: 'string' } },
         },
       },
       304: { description: 'Not modified since the version named by If-None-Match' },
