@@ -38,4 +38,22 @@ export const serviceOperations: Operation[] = [
     scope: null,
     responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
   },
+  {
+    method: 'get',
+    path: '/api/v1/reference/scalar.js',
+    summary: "The script the reference page runs (Scalar's standalone bundle, served here so that the page needs no other host)",
+    scope: null,
+    responses: {
+      200: {
+        description: 'The script (gzipped for a client that takes gzip); cacheable for a day, then revalidated by its ETag',
+        content: { 'text/javascript': { schema: { type: 'string' } } },
+        headers: {
+          ETag: { description: "The script's version: sent back in If-None-Match, it gets a 304 while unchanged", schema: { type: 'string' } },
+          'Cache-Control': { description: 'public, max-age=86400', schema: { type: 'string' } },
+          'Content-Encoding': { description: 'gzip when the request took it (Accept-Encoding)', schema: { type: 'string' } },
+        },
+      },
+      304: { description: 'Not modified since the version named by If-None-Match' },
+    },
+  },
 ];
