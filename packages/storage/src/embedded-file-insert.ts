@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -25,6 +25,12 @@ export interface FileInserts {
 
 /** Where the rows go before the engine reads them: memory when it can be had, else the data directory. */
 const MEMORY_FILESYSTEM = '/dev/shm';
+/**
+ * A container's /dev/shm is 64 MiB unless raised (Docker's and Kubernetes' default): one
+ * 50,000-row block nearly fills it, and a full one would fail every insert. Smaller memory
+ * filesystems are passed over for the data directory (whose pages the kernel caches anyway).
+ */
+const MIN_MEMORY_FS_BYTES = 1024 ** 3;
 
 /**
  * Characters `file()` reads as a glob (`*`, `?`, `{a,b}`, `{1..9}`) or as a path into an
@@ -67,20 +73,29 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
 }
 
 /**
- * `/dev/shm/aos-inserts-<digest of the engine's path>` when that can be made private
- * (a directory of ours, mode 0700: the filesystem is shared by every user of the machine),
- * else `<DATA_DIR>/insert-files`.
+ * `/dev/shm/aos-inserts-<digest of the engine's path>` when /dev/shm holds at least 1 GiB
+ * and the directory can be made private (a directory of ours, mode 0700: the filesystem is
+ * shared by every user of the machine), else `<DATA_DIR>/insert-files`.
  */
 export function insertFileDirectory(engineDir: string, dataDir: string, memoryFs = MEMORY_FILESYSTEM): string {
   const digest = createHash('sha256').update(path.resolve(engineDir)).digest('hex').slice(0, 16);
   const inMemory = path.join(memoryFs, `aos-inserts-${digest}`);
-  if (privateDirectory(inMemory)) return inMemory;
+  if (largeEnough(memoryFs) && privateDirectory(inMemory)) return inMemory;
   const onDisk = path.resolve(dataDir, 'insert-files');
   if (PATH_SYNTAX.test(onDisk)) {
     throw new Error(`cannot keep insert files under DATA_DIR ${dataDir}: the engine's file() reads *, ?, {, } and :: in a path as patterns, and ${memoryFs} is not usable`);
   }
   mkdirSync(onDisk, { recursive: true, mode: 0o700 });
   return onDisk;
+}
+
+function largeEnough(filesystem: string): boolean {
+  try {
+    const { blocks, bsize } = statfsSync(filesystem);
+    return blocks * bsize >= MIN_MEMORY_FS_BYTES;
+  } catch {
+    return false; // no such filesystem
+  }
 }
 
 function privateDirectory(dir: string): boolean {
