@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
@@ -112,27 +112,32 @@ describe('inserts through a file on the embedded engine', () => {
   });
 
   it('surfaces a failure to write the file as Node’s own error, with its errno code', async () => {
-    const own = mkdtempSync(path.join(tmpdir(), 'aos-file-insert-memory-'));
+    const own = { path: mkdtempSync(path.join(tmpdir(), 'aos-file-insert-memory-')), minBytes: 0 };
     const inserts = openFileInserts(path.join(dir, 'clickhouse'), dir, (sql, format) => raw.chdb.queryAsync(sql, { format }), own);
     rmSync(inserts.directory, { recursive: true }); // the directory vanished: the write fails before the engine is asked
     const failed = await inserts.insert('spans', SPAN_COLUMNS, 'JSONCompactEachRow', [encodedSpans(2, 100, 2)]).catch((e: NodeJS.ErrnoException) => e);
     expect(failed).toMatchObject({ code: 'ENOENT', syscall: 'open' });
     expect((failed as Error).message).not.toMatch(/DB::Exception/);
-    rmSync(own, { recursive: true, force: true });
+    rmSync(own.path, { recursive: true, force: true });
   });
 
   it('clears the files a crashed process left, and keeps them in a directory of its own', async () => {
-    const own = mkdtempSync(path.join(tmpdir(), 'aos-file-insert-memory-'));
+    const own = { path: mkdtempSync(path.join(tmpdir(), 'aos-file-insert-memory-')), minBytes: 0 };
     const engineDir = path.join(dir, 'clickhouse');
     const first = insertFileDirectory(engineDir, dir, own);
     writeFileSync(path.join(first, '7.JSONCompactEachRow'), '["left by a crash"]\n');
     const inserts = openFileInserts(engineDir, dir, (sql, format) => raw.chdb.queryAsync(sql, { format }), own);
     expect(inserts.directory).toBe(first);
     expect(readdirSync(first)).toEqual([]);
-    // Another engine directory gets another directory; a memory filesystem that cannot be used, the data directory.
+    // Another engine directory gets another directory; a memory filesystem that is missing, too
+    // small or not ours, the data directory.
     expect(insertFileDirectory(path.join(dir, 'other'), dir, own)).not.toBe(first);
-    expect(insertFileDirectory(engineDir, dir, path.join(own, 'missing', 'deeper'))).toBe(path.join(dir, 'insert-files'));
-    rmSync(own, { recursive: true, force: true });
+    const onDisk = path.join(dir, 'insert-files');
+    expect(insertFileDirectory(engineDir, dir, { path: path.join(own.path, 'missing', 'deeper'), minBytes: 0 })).toBe(onDisk);
+    expect(insertFileDirectory(engineDir, dir, { path: own.path, minBytes: 2 ** 60 })).toBe(onDisk);
+    chmodSync(first, 0o755); // readable by others: not private
+    expect(insertFileDirectory(engineDir, dir, own)).toBe(onDisk);
+    rmSync(own.path, { recursive: true, force: true });
   });
 });
 

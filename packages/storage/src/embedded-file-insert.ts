@@ -32,6 +32,13 @@ const MEMORY_FILESYSTEM = '/dev/shm';
  */
 const MIN_MEMORY_FS_BYTES = 1024 ** 3;
 
+/** The memory filesystem to try first and the size it must have (tests pass others). */
+export interface MemoryFilesystem {
+  path: string;
+  minBytes: number;
+}
+const DEFAULT_MEMORY_FS: MemoryFilesystem = { path: MEMORY_FILESYSTEM, minBytes: MIN_MEMORY_FS_BYTES };
+
 /**
  * Characters `file()` reads as a glob (`*`, `?`, `{a,b}`, `{1..9}`) or as a path into an
  * archive (`::`): a directory holding one would make the engine read other files.
@@ -43,7 +50,7 @@ const PATH_SYNTAX = /[*?{}]|::/;
  * process left in it. Call it only once the engine is open: chDB admits one process per
  * data directory, so the directory (named after the engine's path) is this process's alone.
  */
-export function openFileInserts(engineDir: string, dataDir: string, query: EngineQuery, memoryFs = MEMORY_FILESYSTEM): FileInserts {
+export function openFileInserts(engineDir: string, dataDir: string, query: EngineQuery, memoryFs = DEFAULT_MEMORY_FS): FileInserts {
   const directory = insertFileDirectory(engineDir, dataDir, memoryFs);
   for (const entry of readdirSync(directory)) rmSync(path.join(directory, entry), { recursive: true, force: true });
   const structures = new Map<string, string>();
@@ -77,22 +84,22 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
  * and the directory can be made private (a directory of ours, mode 0700: the filesystem is
  * shared by every user of the machine), else `<DATA_DIR>/insert-files`.
  */
-export function insertFileDirectory(engineDir: string, dataDir: string, memoryFs = MEMORY_FILESYSTEM): string {
+export function insertFileDirectory(engineDir: string, dataDir: string, memoryFs = DEFAULT_MEMORY_FS): string {
   const digest = createHash('sha256').update(path.resolve(engineDir)).digest('hex').slice(0, 16);
-  const inMemory = path.join(memoryFs, `aos-inserts-${digest}`);
+  const inMemory = path.join(memoryFs.path, `aos-inserts-${digest}`);
   if (largeEnough(memoryFs) && privateDirectory(inMemory)) return inMemory;
   const onDisk = path.resolve(dataDir, 'insert-files');
   if (PATH_SYNTAX.test(onDisk)) {
-    throw new Error(`cannot keep insert files under DATA_DIR ${dataDir}: the engine's file() reads *, ?, {, } and :: in a path as patterns, and ${memoryFs} is not usable`);
+    throw new Error(`cannot keep insert files under DATA_DIR ${dataDir}: the engine's file() reads *, ?, {, } and :: in a path as patterns, and ${memoryFs.path} is not usable`);
   }
   mkdirSync(onDisk, { recursive: true, mode: 0o700 });
   return onDisk;
 }
 
-function largeEnough(filesystem: string): boolean {
+function largeEnough(filesystem: MemoryFilesystem): boolean {
   try {
-    const { blocks, bsize } = statfsSync(filesystem);
-    return blocks * bsize >= MIN_MEMORY_FS_BYTES;
+    const { blocks, bsize } = statfsSync(filesystem.path);
+    return blocks * bsize >= filesystem.minBytes;
   } catch {
     return false; // no such filesystem
   }
