@@ -25,7 +25,10 @@ beforeAll(async () => {
   await raw.chdb.queryAsync(`USE ${db}`);
 });
 afterAll(async () => {
+  const directory = insertFileDirectory(path.join(dir, 'clickhouse'), dir);
   await storage?.close();
+  // Closing removes the insert-file directory: temporary data directories leave nothing behind.
+  expect(existsSync(directory)).toBe(false);
   rmSync(dir, { recursive: true, force: true });
 });
 

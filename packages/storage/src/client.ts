@@ -87,6 +87,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     insertRows: (table, columns, format, body) => fileInserts.insert(table, columns, format, body),
     close: () => {
       priority.stop();
+      fileInserts.close();
       return client.close();
     },
   };

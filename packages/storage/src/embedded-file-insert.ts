@@ -21,6 +21,8 @@ export interface FileInserts {
   /** The directory the insert files are written to (kept private to this data directory). */
   readonly directory: string;
   insert(table: string, columns: readonly string[], format: string, body: string | readonly Uint8Array[]): Promise<void>;
+  /** Removes the directory, so a data directory that is not opened again leaves nothing on /dev/shm. */
+  close(): void;
 }
 
 /** Where the rows go before the engine reads them: memory when it can be had, else the data directory. */
@@ -76,6 +78,7 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
         await rm(file, { force: true }).catch(() => {});
       }
     },
+    close: () => rmSync(directory, { recursive: true, force: true }),
   };
 }
 
