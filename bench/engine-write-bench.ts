@@ -1,6 +1,7 @@
-// Engine write benchmark (issue 21 part 3): what one insert of span rows costs the embedded
-// engine, by insert format, rows per insert, insert settings, codecs of the hot text
-// columns and the skip indexes built at insert time. Every alternative writes the same
+// Engine write benchmark (issue 21 part 3, issue 33): what one insert of span rows costs the
+// embedded engine, by the path the rows take to it (chDB's raw insert, a file, RowBinary in
+// a file), insert format, rows per insert, insert settings, codecs of the hot text columns
+// and the skip indexes built at insert time. Every alternative writes the same
 // realistic rows (bench/agent-spans.ts → decode → spanRowsFromExport, as the writer makes
 // them) into a copy of `spans` of its own, the alternatives taking turns round after round.
 // CPU is the whole process's (chDB's threads run in it). Prints figures; not a test.
@@ -11,21 +12,27 @@ import { storageSettings } from '@aos/config';
 import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
 import { decodeProtobufExport } from '@aos/otlp';
 import { SPAN_COLUMNS, encodeSpanRows, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
+import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import { agentRequest } from './agent-spans.ts';
 import { encodeSpanRowsCsv } from './csv-rows.ts';
+import { encodeSpanRowsRowBinary } from './rowbinary-rows.ts';
 import { encodeSpanRowsTsv } from './tsv-rows.ts';
 
 /** Requests of 1,000 spans: the rows every alternative writes. */
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** Only the groups whose name matches (format, block, settings, codec, parse, index); all when unset. */
+/** Only the groups whose name matches (path, format, block, settings, codec, parse, index); all when unset. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const TODAY_BLOCK = 50_000;
 
-const ENCODERS: Record<string, { format: RowFormat; encode: (rows: readonly SpanRow[]) => string }> = {
+type Block = string | Buffer;
+const ENCODERS: Record<string, { format: RowFormat; encode: (rows: readonly SpanRow[]) => Block }> = {
   JSONCompactEachRow: { format: 'JSONCompactEachRow', encode: encodeSpanRows },
   TabSeparated: { format: 'TabSeparated', encode: encodeSpanRowsTsv },
   CSV: { format: 'CSV', encode: encodeSpanRowsCsv },
+  // Not a format Storage offers (RowFormat): the embedded engine's file insert passes any name
+  // on to file(), which is all this comparison needs.
+  RowBinary: { format: 'RowBinary' as RowFormat, encode: encodeSpanRowsRowBinary },
 };
 
 /** The text columns that carry most of a row's bytes. */
@@ -42,6 +49,8 @@ interface Variant {
   settings?: Record<string, number>;
   /** A table engine other than spans' own: `Null` parses the rows and stores nothing. */
   engine?: 'Null';
+  /** `inline`: chDB's raw insert (the payload inline with the statement), the embedded path before issue 33. */
+  path?: 'inline';
 }
 
 interface Sample {
@@ -67,22 +76,23 @@ function realisticRows(): SpanRow[] {
   return rows;
 }
 
-function blocksOf(rows: readonly SpanRow[], size: number, encode: (rows: readonly SpanRow[]) => string): string[] {
-  const blocks: string[] = [];
+function blocksOf(rows: readonly SpanRow[], size: number, encode: (rows: readonly SpanRow[]) => Block): Block[] {
+  const blocks: Block[] = [];
   for (let i = 0; i < rows.length; i += size) blocks.push(encode(rows.slice(i, i + size)));
   return blocks;
 }
 
-/** The JS cost of each encoder, in turns: µs per row and bytes per row. */
+/** The JS cost of each encoder to the bytes ingest hands Redis (text to UTF-8 included), in turns: CPU µs per row and bytes per row. */
 function encodeCosts(rows: readonly SpanRow[]) {
   const micros: Record<string, number[]> = {};
   const bytes: Record<string, number> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, { encode }] of Object.entries(ENCODERS)) {
-      const t0 = performance.now();
-      const text = encode(rows);
-      (micros[name] ??= []).push(((performance.now() - t0) * 1000) / rows.length);
-      bytes[name] = Buffer.byteLength(text) / rows.length;
+      const cpu0 = cpuNow();
+      const encoded = encode(rows);
+      const utf8 = typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
+      (micros[name] ??= []).push((cpuNow() - cpu0) / rows.length);
+      bytes[name] = utf8.length / rows.length;
     }
   }
   return Object.keys(ENCODERS).map((name) => ({ name, micros: median(micros[name]!), bytes: bytes[name]! }));
@@ -101,12 +111,16 @@ async function setSession(storage: Storage, settings: Record<string, number> | u
 }
 
 /** One timed write of every row into an emptied table, then the merge of its parts (OPTIMIZE … FINAL), timed apart. */
-async function writeOnce(storage: Storage, variant: Variant, blocks: readonly string[], rows: number): Promise<Sample> {
+async function writeOnce(storage: Storage, raw: ChdbConnection, variant: Variant, blocks: readonly Block[], rows: number): Promise<Sample> {
   if (!variant.engine) await storage.client.command({ query: `TRUNCATE TABLE ${variant.table}` });
   await setSession(storage, variant.settings, false);
   const cpu0 = cpuNow();
   const t0 = performance.now();
-  for (const block of blocks) await storage.insertRows(variant.table, SPAN_COLUMNS, ENCODERS[variant.format]!.format, block);
+  const format = ENCODERS[variant.format]!.format;
+  for (const block of blocks) {
+    if (variant.path === 'inline') await raw.chdb.rawInsert({ table: variant.table, columns: [...SPAN_COLUMNS], values: block, format: format as 'JSONCompactEachRow' });
+    else await storage.insertRows(variant.table, SPAN_COLUMNS, format, typeof block === 'string' ? block : [block]);
+  }
   const seconds = (performance.now() - t0) / 1000;
   const cpu1 = cpuNow();
   await setSession(storage, variant.settings, true);
@@ -147,15 +161,28 @@ async function main() {
   const storage = await openStorage(storageSettings({ DATA_DIR: dataDir }));
   try {
     await migrate(storage);
+    // A second handle on the same engine session, for chDB's raw insert (the path before issue 33).
+    const raw = createChdbConnection({ path: path.join(dataDir, 'clickhouse') });
+    const [{ d: database }] = (await (await storage.client.query({ query: 'SELECT currentDatabase() AS d', format: 'JSONEachRow' })).json<{ d: string }>()) as [{ d: string }];
+    await raw.chdb.queryAsync(`USE ${database}`);
     const rows = realisticRows();
     console.log(`rows: ${rows.length} realistic span rows (${REQUESTS} requests of 1000), ${ROUNDS} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-    console.log('\nencode (JS, in our process) | µs/row | bytes/row');
+    console.log('\nencode (JS, in our process, to UTF-8 bytes) | CPU µs/row | bytes/row');
     for (const e of encodeCosts(rows)) console.log(`${e.name} | ${e.micros.toFixed(2)} | ${e.bytes.toFixed(0)}`);
 
     const indexes = await skipIndexes(storage);
     const codec = (c: string) => [...HOT_COLUMNS.map((col) => `MODIFY COLUMN ${col} String CODEC(${c})`), ...HOT_MAPS.map((col) => `MODIFY COLUMN ${col} Map(LowCardinality(String), String) CODEC(${c})`)];
     const variants: Array<Variant & { alter?: string[] }> = [
+      // How the rows reach the engine: inline through chDB's raw insert (before), the same bytes through a file (now), RowBinary through a file.
+      ...(['MergeTree', 'Null'] as const).flatMap((target) => {
+        const engine = target === 'Null' ? ('Null' as const) : undefined;
+        return [
+          { group: 'path', name: `JSONCompactEachRow inline (raw insert) -> ${target}`, table: `w_path_inline_${target}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, path: 'inline' as const, engine },
+          { group: 'path', name: `JSONCompactEachRow file -> ${target}`, table: `w_path_json_${target}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, engine },
+          { group: 'path', name: `RowBinary file -> ${target}`, table: `w_path_rowbinary_${target}`, format: 'RowBinary', block: TODAY_BLOCK, engine },
+        ];
+      }),
       ...Object.keys(ENCODERS).map((format) => ({ group: 'format', name: format, table: `w_fmt_${format.toLowerCase()}`, format, block: TODAY_BLOCK })),
       ...[6_000, 20_000, 50_000, 100_000].map((block) => ({ group: 'block', name: `${block} rows/insert`, table: `w_block_${block}`, format: 'JSONCompactEachRow', block })),
       ...[
@@ -174,7 +201,7 @@ async function main() {
     ].filter((v) => !ONLY || ONLY.test(v.group));
 
     // Group by group, so each group's figures print as soon as its rounds are done.
-    const blocks = new Map<string, string[]>();
+    const blocks = new Map<string, Block[]>();
     for (const group of [...new Set(variants.map((v) => v.group))]) {
       const inGroup = variants.filter((v) => v.group === group);
       for (const v of inGroup) {
@@ -184,20 +211,23 @@ async function main() {
       }
       const samples = new Map<Variant, Sample[]>(inGroup.map((v) => [v, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, v, blocks.get(`${v.format}/${v.block}`)!, rows.length));
+        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, raw, v, blocks.get(`${v.format}/${v.block}`)!, rows.length));
       }
-      if (group === 'format') {
-        const digests = new Set(await Promise.all(inGroup.map((v) => contentDigest(storage, v.table))));
-        console.log(`\nformats stored the same rows: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' / ')})`}`);
+      if (group === 'format' || group === 'path') {
+        const stored = inGroup.filter((v) => !v.engine);
+        const digests = new Set(await Promise.all(stored.map((v) => contentDigest(storage, v.table))));
+        console.log(`\n${group}s stored the same rows: ${digests.size === 1 ? 'yes' : `NO (${[...digests].join(' / ')})`}`);
       }
-      console.log(`\n${group} | rows/s (median of ${ROUNDS}) | vs first | insert CPU µs/row | merge (OPTIMIZE FINAL) CPU µs/row | merge s | compressed MiB`);
+      console.log(`\n${group} | rows/s (median of ${ROUNDS}) | vs first | insert CPU µs/row | CPU vs first | merge (OPTIMIZE FINAL) CPU µs/row | merge s | compressed MiB`);
       const baseline = median(samples.get(inGroup[0]!)!.map((x) => x.rowsPerSecond));
+      const cpuBaseline = (v: Variant) => median(samples.get(inGroup.find((b) => b.engine === v.engine)!)!.map((x) => x.cpuMicrosPerRow));
       for (const v of inGroup) {
         const s = samples.get(v)!;
         const rate = median(s.map((x) => x.rowsPerSecond));
         const { compressed } = await partBytes(storage, v.table);
         console.log(
           `${v.name} | ${Math.round(rate)} | ${(rate / baseline).toFixed(2)} | ${median(s.map((x) => x.cpuMicrosPerRow)).toFixed(1)} | ` +
+            `${(median(s.map((x) => x.cpuMicrosPerRow)) / cpuBaseline(v)).toFixed(2)} | ` +
             `${median(s.map((x) => x.mergeCpuMicrosPerRow)).toFixed(1)} | ${median(s.map((x) => x.mergeSeconds)).toFixed(2)} | ${(compressed / 2 ** 20).toFixed(1)}`,
         );
         await storage.client.command({ query: `DROP TABLE ${v.table}` });

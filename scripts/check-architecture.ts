@@ -92,10 +92,10 @@ for (const w of workspaces) {
 }
 
 // Storage: a folder per domain; at the top only the connection (client.ts, the server's HTTP,
-// the embedded engine's thread priority), migrations and the index. Each domain may import sql/, client.ts and the domains
+// the embedded engine's thread priority and insert files), migrations and the index. Each domain may import sql/, client.ts and the domains
 // named here, so the domains form no cycle and a new module lands in its room.
 const STORAGE = path.join(root, 'packages/storage/src');
-const STORAGE_TOP_FILES = new Set(['client.ts', 'client.test.ts', 'server-http.ts', 'server-http.test.ts', 'engine-thread-priority.ts', 'insert-refusal.ts', 'insert-refusal.test.ts', 'migrations.ts', 'migrations.test.ts', 'index.ts']);
+const STORAGE_TOP_FILES = new Set(['client.ts', 'client.test.ts', 'server-http.ts', 'server-http.test.ts', 'engine-thread-priority.ts', 'embedded-file-insert.ts', 'embedded-file-insert.test.ts', 'insert-refusal.ts', 'insert-refusal.test.ts', 'migrations.ts', 'migrations.test.ts', 'index.ts']);
 const DOMAIN_IMPORTS: Record<string, readonly string[]> = {
   sql: [],
   traces: [],

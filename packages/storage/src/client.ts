@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
+import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { named, type QueryName } from './sql/query-name.ts';
@@ -77,21 +78,19 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   for (const [name, value] of Object.entries({ ...SESSION_SETTINGS, ...writeSettings(undefined) })) {
     await client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}` });
   }
+  // Rows reach the engine through a file, not chDB's raw insert (see embedded-file-insert.ts).
+  const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) => connection.chdb.queryAsync(sql, { format }));
   const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
   return {
     client,
     engine: 'embedded',
     cluster: undefined,
     durability: settings.durability,
-    // `name` is left unused, as named() leaves it on the embedded engine (and rawInsert takes no settings).
-    async insertRows(table, columns, format, body) {
-      if (body.length === 0) return;
-      // rawInsert hands the text or bytes to chDB's parallel parser without going through SQL text.
-      const values = typeof body === 'string' ? body : body.length === 1 ? body[0]! : Buffer.concat(body);
-      await connection.chdb.rawInsert({ table, columns, values, format });
-    },
+    // `name` is left unused, as named() leaves it on the embedded engine.
+    insertRows: (table, columns, format, body) => fileInserts.insert(table, columns, format, body),
     close: () => {
       priority.stop();
+      fileInserts.close();
       return client.close();
     },
   };
