@@ -41,8 +41,14 @@ export async function readBody(request: Request, maxBytes: number, hold: (bytes:
  */
 function declaredSize(raw: Uint8Array): number {
   if (raw.byteLength < 18) return 0;
-  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).readUInt32LE(raw.byteLength - 4);
+  const size = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).readUInt32LE(raw.byteLength - 4);
+  // A size no deflate stream of this length can reach is no trailer (a truncated body ends
+  // in compressed data): it is left to inflating, which says the body is bad gzip.
+  return size <= raw.byteLength * MAX_DEFLATE_RATIO ? size : 0;
 }
+
+/** Deflate's largest ratio: one 258-byte match per 2 bits at best, about 1032 to 1. */
+const MAX_DEFLATE_RATIO = 1032;
 
 const INFLATE_CHUNK_BYTES = 1024 * 1024;
 
