@@ -38,7 +38,7 @@ async function run(experiment: Experiment): Promise<string[]> {
     return [
       experiment.name, fault.seconds.toFixed(0), String(acked), String(stored.rows), String(stored.rows - stored.distinct),
       String(acked - stored.distinct), String(dead), recovery === undefined ? `not within ${recoveryMs / 1000}` : recovery.toFixed(1),
-      [`${sender.refused} exports not acked`, `${atEnd?.distinct ?? '?'} stored when the fault ended`, ...fault.notes].join('; '),
+      [`not acked: ${[...sender.notAcked].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}`, `${atEnd?.distinct ?? '?'} stored when the fault ended`, ...fault.notes].join('; '),
     ];
   } finally {
     await rig.close();

@@ -5,11 +5,12 @@ import { sendSpans } from '../../test/support/stored-rows.ts';
  * An exporter that posts one 500-span trace per export in a loop, each under a new trace
  * id, and keeps the ids of those answered 200: only an acknowledged export is the service's
  * to keep. Refused or failed exports (503, a connection refused while the service is down)
- * are counted, not retried, as the table asks what became of the acked ones.
+ * are counted by answer, not retried, as the table asks what became of the acked ones.
  */
 export interface Sender {
   acked: string[];
-  refused: number;
+  /** Exports not acked, by answer: a status, or `no answer` (connection refused, 30 s without one). */
+  notAcked: Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -19,9 +20,10 @@ export function startSender(url: () => string, key: () => string, intervalMs: nu
   const prefix = randomBytes(8).toString('hex');
   let n = 0;
   let running = true;
-  const sender: Sender = { acked: [], refused: 0, stop: async () => { running = false; await loop; } };
+  const sender: Sender = { acked: [], notAcked: new Map(), stop: async () => { running = false; await loop; } };
   const api = (pathname: string, init: RequestInit = {}) =>
     fetch(`${url()}${pathname}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-api-key': key() }, signal: AbortSignal.timeout(30_000) });
+  const count = (outcome: string) => sender.notAcked.set(outcome, (sender.notAcked.get(outcome) ?? 0) + 1);
   const loop = (async () => {
     while (running) {
       const started = performance.now();
@@ -30,9 +32,9 @@ export function startSender(url: () => string, key: () => string, intervalMs: nu
         const res = await sendSpans({ api }, traceId, SPANS_PER_EXPORT);
         await res.arrayBuffer();
         if (res.status === 200) sender.acked.push(traceId);
-        else sender.refused++;
+        else count(String(res.status));
       } catch {
-        sender.refused++;
+        count('no answer');
       }
       await new Promise((r) => setTimeout(r, Math.max(0, intervalMs - (performance.now() - started))));
     }
