@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
@@ -36,7 +36,16 @@ async function downFor(faultMs: number, kill: () => Promise<void>, start: () => 
 async function killRedis(dir: string): Promise<void> {
   const pid = Number(readFileSync(path.join(dir, 'redis-server.pid'), 'utf8'));
   process.kill(pid, 'SIGKILL');
-  while (existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z')) await sleep(50);
+  while (alive(pid)) await sleep(50);
+}
+
+/** Whether `pid` still runs (a zombie, killed but not yet reaped by its parent, does not). */
+function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z');
+  } catch {
+    return false;
+  }
 }
 
 /** An external Redis in `dir` whose current server the experiment can kill and start again on the same port. */
