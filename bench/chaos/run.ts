@@ -8,7 +8,8 @@ import { SPANS_PER_EXPORT, startSender } from './sender.ts';
 
 // `npm run chaos -- <name>`: one fault during ingest, then one row of the fault table.
 // Settings: CHAOS_FAULT_SECONDS (180), CHAOS_EXPORT_INTERVAL_MS (1000: one 500-span export a
-// second, so a 3-minute fault holds ~90k spans, ~110 MB, in Redis), CHAOS_RECOVERY_SECONDS (300).
+// second, so a 3-minute fault holds ~90k spans, ~110 MB, in Redis), CHAOS_RECOVERY_SECONDS (300),
+// CHAOS_KEEP=1 to keep the run's directories (Redis's and the engine's data) for a look afterwards.
 const faultMs = Number(process.env.CHAOS_FAULT_SECONDS ?? 180) * 1000;
 const intervalMs = Number(process.env.CHAOS_EXPORT_INTERVAL_MS ?? 1000);
 const recoveryMs = Number(process.env.CHAOS_RECOVERY_SECONDS ?? 300) * 1000;
@@ -43,7 +44,8 @@ async function run(experiment: Experiment): Promise<string[]> {
   } finally {
     await rig.close();
     await prepared?.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.CHAOS_KEEP === '1') console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
