@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readlinkSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { devKey, startChildService } from '../support/child-service.ts';
+import { redisServersIn } from '../support/redis-servers.ts';
 import { eventually } from '../support/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,20 +18,6 @@ afterAll(async () => {
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Pids of the redis-servers whose working directory is `dir`. */
-function serversIn(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/comm`, 'utf8').startsWith('redis-server') && readlinkSync(`/proc/${p}/cwd`) === dir;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /** A process that starts a private redis-server in `dir`, and is then SIGKILLed as in a crash. */
 async function crashAfterStartingRedis(dir: string): Promise<{ pid: number; port: number }> {
@@ -54,7 +41,7 @@ describe('the private redis-server', () => {
   it('left running by a killed process is shut down before another starts on its directory, keeping its data', async () => {
     const orphan = await crashAfterStartingRedis(dir);
     // The crash left the server running, and holding what it was sent.
-    expect(serversIn(dir)).toEqual([orphan.pid]);
+    expect(redisServersIn(dir)).toEqual([orphan.pid]);
     const client = new Redis(orphan.port, '127.0.0.1', { maxRetriesPerRequest: 1, lazyConnect: true });
     await client.connect();
     await client.set('kept', 'across the restart');
@@ -62,8 +49,8 @@ describe('the private redis-server', () => {
 
     redis = await startLocalRedis({ dir });
     // One server on the directory: the new one, which read the old one's append-only file.
-    expect(serversIn(dir)).toEqual([Number(readFileSync(path.join(dir, 'redis-server.pid'), 'utf8'))]);
-    expect(serversIn(dir)).not.toContain(orphan.pid);
+    expect(redisServersIn(dir)).toEqual([Number(readFileSync(path.join(dir, 'redis-server.pid'), 'utf8'))]);
+    expect(redisServersIn(dir)).not.toContain(orphan.pid);
     const fresh = new Redis(redis.port, '127.0.0.1', { lazyConnect: true });
     await fresh.connect();
     expect(await fresh.get('kept')).toBe('across the restart');
@@ -77,7 +64,7 @@ describe('the private redis-server', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(path.join(dir, 'redis-server.pid'), `${process.pid}\n`);
     redis = await startLocalRedis({ dir });
-    expect(serversIn(dir)).toHaveLength(1);
+    expect(redisServersIn(dir)).toHaveLength(1);
   });
 });
 
@@ -97,14 +84,14 @@ describe('the all-in-one service, SIGKILLed and restarted on its data directory'
         body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: '00000000000000e7', name: 'acked', startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000) }] }] }] }),
       });
       expect(sent.status).toBe(200);
-      const first = serversIn(redisDir);
+      const first = redisServersIn(redisDir);
       expect(first).toHaveLength(1);
       await child.kill();
       // SIGKILL left the private redis-server running.
-      expect(serversIn(redisDir)).toEqual(first);
+      expect(redisServersIn(redisDir)).toEqual(first);
 
       child = await startChildService(env);
-      const now2 = serversIn(redisDir);
+      const now2 = redisServersIn(redisDir);
       expect(now2).toHaveLength(1);
       expect(now2).not.toEqual(first);
       await eventually(async () => ((await fetch(`${child.url}/api/v1/traces/${traceId}`, { headers: { 'x-api-key': key } })).status === 200 ? true : undefined), 60_000, 'the acked span');
