@@ -1,7 +1,8 @@
 import type { WriterSettings } from '@aos/config';
 import type { LogLevel } from '@aos/log';
 import type { JobOutcome } from '@aos/metrics';
-import type { DeadLetterCause, RefusalCategory } from '@aos/queue';
+import type { DeadLetterCause } from '@aos/queue';
+import type { RefusalCategory } from '@aos/storage';
 import type { EncodedBatch } from './span-batch-encoder.ts';
 import type { BatchFollowUp } from './span-batch-job.ts';
 

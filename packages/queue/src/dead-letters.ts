@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import type { RefusalCategory } from '@aos/storage';
 import { isSpanRowsPayload, type IngestJobPayload } from './ingest-queue.ts';
 import { prefixOf, redisOf, rowsKeyOf } from './span-rows-key.ts';
 
@@ -28,8 +29,6 @@ const REASONS: Record<DeadLetterCause, string> = {
   storage_error: 'storing the batch failed; the server log has the cause under this job id',
 };
 
-/** What the engine found wrong with refused rows: unreadable, a value not fitting its column, or too large. */
-export type RefusalCategory = 'parse' | 'type' | 'size';
 
 /**
  * How the writer words the failures that end as a dead letter of a known cause (the job's
@@ -41,7 +40,7 @@ export const ROWS_MISSING_PREFIX = 'rows missing';
 
 /** The category of a failed job's reason (the writer's error message, or BullMQ's own words for a stalled job). */
 export function deadLetterCauseOf(failedReason: string): { cause: DeadLetterCause; refusal: RefusalCategory | null } {
-  const refused = /^rows refused \((parse|type|size)\)/.exec(failedReason);
+  const refused = new RegExp(`^${ROWS_REFUSED_PREFIX} \\((parse|type|size)\\)`).exec(failedReason);
   if (refused) return { cause: 'rows_refused', refusal: refused[1] as RefusalCategory };
   const cause: DeadLetterCause = failedReason.startsWith('invalid span batch payload')
     ? 'invalid_batch'

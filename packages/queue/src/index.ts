@@ -18,7 +18,7 @@ export type { JobRows, SpanRowsJob } from './span-rows-key.ts';
 export { countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { ROWS_MISSING_PREFIX, ROWS_REFUSED_PREFIX, countSpans, deadLetterCauseOf, listDeadLetters, removeDeadLetters, retryDeadLetters } from './dead-letters.ts';
-export type { DeadLetter, DeadLetterCause, RefusalCategory } from './dead-letters.ts';
+export type { DeadLetter, DeadLetterCause } from './dead-letters.ts';
 export {
   MAINTENANCE_QUEUE,
   RETENTION_JOB,

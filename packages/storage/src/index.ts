@@ -1,6 +1,6 @@
 // The storage package: one line per domain folder; each folder's index names what it offers.
 export * from './client.ts';
-export { RowsRefusedError, clickhouseCodeOf, rowsRefusal, writeFailureWaits } from './insert-refusal.ts';
+export { RowsRefusedError, clickhouseCodeOf, rowsRefusal, writeFailureWaits, type RefusalCategory } from './insert-refusal.ts';
 export { nicenessOf } from './engine-thread-priority.ts';
 export { budgetExceeded, budgetedStorage, runWithBudget, type QueryBudget } from './sql/budget.ts';
 export { migrate, loadMigrations, pendingMigrations, splitStatements } from './migrations.ts';

@@ -66,6 +66,8 @@ export async function migrate(storage: Storage): Promise<string[]> {
 
 /** The MergeTree settings that make a written part survive a host crash: its files and its directory fsynced before the insert answers. */
 const FSYNC_SETTINGS = ['fsync_after_insert', 'fsync_part_directory'];
+/** Both on, as the engine writes them in a table's definition. */
+const FSYNC_ON = FSYNC_SETTINGS.map((s) => `${s} = 1`).join(', ');
 
 /**
  * DURABILITY on the embedded engine, set on every MergeTree table of the database (the
@@ -75,11 +77,17 @@ const FSYNC_SETTINGS = ['fsync_after_insert', 'fsync_part_directory'];
  */
 async function applyDurability(storage: Storage): Promise<void> {
   if (storage.engine !== 'embedded') return;
+  const strict = storage.durability === 'strict';
+  // Only the tables whose settings differ are altered: a start in the same mode as the last one runs this select alone.
   const result = await storage.client.query({
-    query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND NOT is_temporary AND name NOT LIKE '.inner%'",
+    query:
+      "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND NOT is_temporary AND name NOT LIKE '.inner%'" +
+      // strict: the tables without both settings on; standard: the tables with either still set.
+      ' AND (position(create_table_query, {fsync:String}) > 0) = {present:UInt8}',
+    query_params: strict ? { fsync: FSYNC_ON, present: 0 } : { fsync: 'fsync_', present: 1 },
     format: 'JSONEachRow',
   });
-  const change = storage.durability === 'strict' ? `MODIFY SETTING ${FSYNC_SETTINGS.map((s) => `${s} = 1`).join(', ')}` : `RESET SETTING ${FSYNC_SETTINGS.join(', ')}`;
+  const change = strict ? `MODIFY SETTING ${FSYNC_ON}` : `RESET SETTING ${FSYNC_SETTINGS.join(', ')}`;
   // Table names come from the engine's own catalogue, quoted as identifiers.
   for (const { name } of await result.json<{ name: string }>()) {
     await storage.client.command({ query: `ALTER TABLE \`${name.replaceAll('`', '``')}\` ${change}` });
