@@ -51,7 +51,7 @@ export async function startTestService(
     ...overrides,
   };
   // TEST_LOG=1 prints the service's errors: the cause behind a 500 a test ran into.
-  const service = await startAllInOne(env, options.logger ?? (process.env.TEST_LOG ? createLogger('error') : silentLogger));
+  const service = await startAllInOne(env, options.logger ?? (process.env.TEST_LOG ? createLogger('error') : quietLogger));
   const key = service.createdKey?.secret;
   if (!key) throw new Error('expected a development key on a fresh data directory');
   return {
@@ -75,6 +75,18 @@ export async function startTestService(
     },
   };
 }
+
+/**
+ * Silent but for a shutdown step that holds a test's stop: when an afterAll runs into its
+ * hook timeout, that line in the suite's output names what the stop waited on.
+ */
+const quietLogger: Logger = {
+  ...silentLogger,
+  warn: (msg, fields) => {
+    if (msg === 'shutdown is waiting on a step') process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
+  },
+  child: () => quietLogger,
+};
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {

@@ -3,7 +3,7 @@ import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { assertRedisKeepsKeys, createMetrics, createReadiness } from '@aos/metrics';
 import { createIngestQueue, createLogRecordQueue, createMetricPointQueue, createRedisConnection } from '@aos/queue';
-import { runMain, serveUntilSignal } from '@aos/runtime';
+import { runMain, serveUntilSignal, shutdownSteps } from '@aos/runtime';
 import { openStorage } from '@aos/storage';
 import {
   MASKING_FINDINGS_FLUSH_MS,
@@ -58,16 +58,16 @@ runMain(async () => {
   };
   const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
   if (grpc) log.info('OTLP/gRPC listening', { address: grpc.address });
-  serveUntilSignal(createIngestApp(pipelines, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), async () => {
-    // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
-    await grpc?.stop();
-    await pipelines.traces.close();
-    await projectSettings.close();
-    await maskingFindings.close();
-    await queue.close();
-    await logQueue.close();
-    await metricQueue.close();
-    await connection.quit();
-    await storage.close();
-  }, processSettings(env));
+  const steps = shutdownSteps(log);
+  steps.add('storage', () => storage.close());
+  steps.add('redis connection', () => connection.quit());
+  steps.add('metric point queue', () => metricQueue.close());
+  steps.add('log record queue', () => logQueue.close());
+  steps.add('span queue', () => queue.close());
+  steps.add('masking findings', () => maskingFindings.close());
+  steps.add('project settings', () => projectSettings.close());
+  steps.add('decode pool', () => pipelines.traces.close());
+  // In-flight exports still need the queue: they finish (or are cancelled) before it closes.
+  if (grpc) steps.add('otlp grpc receiver', () => grpc.stop());
+  serveUntilSignal(createIngestApp(pipelines, { metrics, readiness }, log), http, (port) => log.info('ingest listening', { port }), steps, processSettings(env));
 });

@@ -19,7 +19,7 @@ import { createKeyAuthenticator } from '@aos/http';
 import { createLogger } from '@aos/log';
 import { assertRedisKeepsKeys, createMetrics, createReadiness } from '@aos/metrics';
 import { createEvaluationQueue, createIngestQueue, createMonitorQueue, createRedisConnection, settingsChangePublisher, withMigrationLock } from '@aos/queue';
-import { runMain, serveUntilSignal } from '@aos/runtime';
+import { runMain, serveUntilSignal, shutdownSteps } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { createQueryApp } from './app.ts';
 
@@ -63,11 +63,11 @@ runMain(async () => {
     api: apiSettings(env),
     logger: log,
   }, { metrics, readiness });
-  serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), async () => {
-    await queue.close();
-    await monitorQueue.close();
-    await evaluationQueue.close();
-    await connection.quit();
-    await storage.close();
-  }, processSettings(env));
+  const steps = shutdownSteps(log);
+  steps.add('storage', () => storage.close());
+  steps.add('redis connection', () => connection.quit());
+  steps.add('evaluation queue', () => evaluationQueue.close());
+  steps.add('monitor queue', () => monitorQueue.close());
+  steps.add('span queue', () => queue.close());
+  serveUntilSignal(app, httpSettings(env), (port) => log.info('query listening', { port }), steps, processSettings(env));
 });

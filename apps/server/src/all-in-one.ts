@@ -34,6 +34,7 @@ import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { createLogger, type Logger } from '@aos/log';
 import { assertRedisKeepsKeys, createMetrics, createReadiness, createServiceApp, type Metrics } from '@aos/metrics';
 import { queryRoutes } from '@aos/query';
+import { shutdownSteps } from '@aos/runtime';
 import {
   createEvaluationQueue,
   createIngestQueue,
@@ -80,23 +81,21 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
   const evaluatorConfig = evaluatorSettings(env);
   const retentionConfig = retentionSettings(env);
   const apiConfig = apiSettings(env);
-  const stops: Array<() => Promise<unknown>> = [];
-  const stop = async () => {
-    for (const fn of stops.reverse()) await fn().catch((err) => log.error('shutdown step failed', { error: err }));
-  };
+  const stops = shutdownSteps(log);
+  const stop = () => stops.run();
   try {
     // Storage first: the embedded engine allows one process per data directory, so a
     // second process on the same DATA_DIR stops here, before it could reclaim the
     // private redis-server of the first.
     const storage = await openStorage(storageConfig);
-    stops.push(() => storage.close());
+    stops.add('storage', () => storage.close());
     let redisUrl = queueConfig.redisUrl;
     if (!redisUrl) {
       const redis: LocalRedis = await startLocalRedis({
         dir: path.join(storageConfig.dataDir, 'redis'),
         appendfsync: storageConfig.durability === 'strict' ? 'always' : 'everysec',
       });
-      stops.push(() => redis.stop());
+      stops.add('private redis-server', () => redis.stop());
       redisUrl = redis.url;
       log.info('started a private redis-server', { url: redis.url });
     }
@@ -109,20 +108,20 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     // The steps that talk to Redis are left once Redis is gone (SIGTERM during an outage):
     // the rest of the stop, storage's close above all, still runs within SHUTDOWN_TIMEOUT_MS.
     const redisStep = (step: () => Promise<unknown>) => () => unlessRedisLost(connection, step);
-    stops.push(async () => (await unlessRedisLost(connection, () => connection.quit())) || connection.disconnect());
+    stops.add('redis connection', async () => (await unlessRedisLost(connection, () => connection.quit())) || connection.disconnect());
     await assertRedisKeepsKeys(connection);
     const metrics = createMetrics();
     const readiness = createReadiness(metrics, { storage, redis: connection });
     const queue = createIngestQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
-    stops.push(redisStep(() => queue.close()));
+    stops.add('span queue', redisStep(() => queue.close()));
     const logQueue = createLogRecordQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
-    stops.push(redisStep(() => logQueue.close()));
+    stops.add('log record queue', redisStep(() => logQueue.close()));
     const metricQueue = createMetricPointQueue({ connection, prefix: queueConfig.prefix, attempts: writerConfig.jobAttempts, logger: log });
-    stops.push(redisStep(() => metricQueue.close()));
+    stops.add('metric point queue', redisStep(() => metricQueue.close()));
     const monitorQueue = createMonitorQueue({ connection, prefix: queueConfig.prefix, logger: log });
-    stops.push(redisStep(() => monitorQueue.close()));
+    stops.add('monitor queue', redisStep(() => monitorQueue.close()));
     const evaluationQueue = createEvaluationQueue({ connection, prefix: queueConfig.prefix, logger: log });
-    stops.push(redisStep(() => evaluationQueue.close()));
+    stops.add('evaluation queue', redisStep(() => evaluationQueue.close()));
     const writer = startWriter({
       storage,
       redisUrl,
@@ -135,7 +134,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       logLevel: logSettings(env).level,
       metrics,
     });
-    stops.push(redisStep(() => writer.close()));
+    stops.add('writer', redisStep(() => writer.close()));
 
     const projectSettings = await startProjectSettings({
       storage,
@@ -145,9 +144,9 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       hashKey: maskingConfig.hashKey,
       logger: log,
     });
-    stops.push(redisStep(() => projectSettings.close()));
+    stops.add('project settings', redisStep(() => projectSettings.close()));
     const maskingFindings = createMaskingFindings({ storage, logger: log, flushMs: MASKING_FINDINGS_FLUSH_MS });
-    stops.push(() => maskingFindings.close());
+    stops.add('masking findings', () => maskingFindings.close());
     const announceSettingsChange = settingsChangePublisher(connection, queueConfig.prefix);
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     // One in-flight body budget for the process, whichever signal the bodies carry.
@@ -158,7 +157,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }),
       metrics: createMetricExportPipeline({ ...pipelineDeps, queue: metricQueue }),
     };
-    stops.push(() => pipelines.traces.close());
+    stops.add('decode pool', () => pipelines.traces.close());
     const app = createServiceApp({ metrics, readiness }, log);
     // Ingest first: its POST /traces/otlp must be answered before the read routes' key check.
     app.route('/api/v1', ingestRoutes(pipelines));
@@ -184,10 +183,10 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
       }),
     );
     const server = await listen(app, http.host, http.port, http);
-    stops.push(() => server.close());
+    stops.add('http server', () => server.close());
     // Stopped before the queue and the writer (stops run in reverse): in-flight exports finish first.
     const grpc = await startOtlpGrpcReceiver({ pipelines, host: http.host, settings: grpcConfig, logger: log });
-    if (grpc) stops.push(() => grpc.stop());
+    if (grpc) stops.add('otlp grpc receiver', () => grpc.stop());
     log.info('listening', { url: server.url, otlpGrpc: grpc?.address ?? 'off', storage: storage.engine });
     return { url: server.url, grpcAddress: grpc?.address ?? null, createdKey, writer, storage, metrics, app, stop };
   } catch (err) {

@@ -13,7 +13,7 @@ import {
 import { createLogger } from '@aos/log';
 import { assertRedisKeepsKeys, createMetrics, createReadiness, createServiceApp } from '@aos/metrics';
 import { createRedisConnection, withMigrationLock } from '@aos/queue';
-import { runMain, serveUntilSignal } from '@aos/runtime';
+import { runMain, serveUntilSignal, shutdownSteps } from '@aos/runtime';
 import { migrate, openStorage } from '@aos/storage';
 import { startWriter } from './writer.ts';
 
@@ -54,9 +54,9 @@ runMain(async () => {
     metrics,
   });
   log.info('writer started', { threads: settings.threads, concurrency: settings.concurrency });
-  serveUntilSignal(createServiceApp({ metrics, readiness }, log), http, (port) => log.info('writer metrics listening', { port }), async () => {
-    await writer.close();
-    await connection.quit();
-    await storage.close();
-  }, processSettings(env));
+  const steps = shutdownSteps(log);
+  steps.add('storage', () => storage.close());
+  steps.add('redis connection', () => connection.quit());
+  steps.add('writer', () => writer.close());
+  serveUntilSignal(createServiceApp({ metrics, readiness }, log), http, (port) => log.info('writer metrics listening', { port }), steps, processSettings(env));
 });

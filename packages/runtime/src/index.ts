@@ -2,6 +2,9 @@ import type { ServerOptions } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError } from '@aos/config';
+import type { ShutdownSteps } from './shutdown-steps.ts';
+
+export { shutdownSteps, type ShutdownSteps } from './shutdown-steps.ts';
 
 /**
  * Runs a process entry: a configuration problem ends it with the message alone (it names
@@ -73,20 +76,21 @@ export function slowClientServerOptions(limits: SlowClientLimits): ServerOptions
   };
 }
 
-/** Serves a Hono app until SIGINT/SIGTERM, then closes the server and runs `cleanup`. */
+/**
+ * Serves a Hono app until SIGINT/SIGTERM, then closes the server (the last step added, so
+ * the first run: in-flight requests finish before what they use closes) and runs `steps`.
+ */
 export function serveUntilSignal(
   app: Hono,
   http: { host: string; port: number } & SlowClientLimits,
   onListening: (port: number) => void,
-  cleanup: () => Promise<void>,
+  steps: ShutdownSteps,
   shutdown: ShutdownOptions,
 ): void {
   const server = serve(
     { fetch: app.fetch, hostname: http.host, port: http.port, serverOptions: slowClientServerOptions(http) },
     (info) => onListening(info.port),
   );
-  onShutdownSignal(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await cleanup();
-  }, shutdown);
+  steps.add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  onShutdownSignal(() => steps.run(), shutdown);
 }
