@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { redisServersIn } from '../../test/support/redis-servers.ts';
-import { spansFolder, type Rig } from './rig.ts';
+import { spansFolder, type Deployment, type Rig } from './rig.ts';
 
 /** What a fault reports beside the counts: its length and what it saw. */
 export interface FaultResult {
@@ -15,6 +15,8 @@ export interface FaultResult {
 export interface Experiment {
   name: string;
   simulates: string;
+  /** The deployments it applies to (CHAOS_DEPLOYMENT); both when absent. */
+  deployments?: readonly Deployment[];
   /** Started before the service, for faults of something outside it (an external Redis). */
   prepare?(dir: string): Promise<{ env: Record<string, string>; close(): Promise<void> }>;
   /** Makes the fault happen and ends it; the sender posts throughout. */
@@ -88,9 +90,10 @@ const unwritableStorage: Experiment = {
 const sigkill: Experiment = {
   name: 'sigkill',
   simulates: 'the all-in-one process killed (OOM killer, kill -9) mid-ingest and started again',
+  deployments: ['all-in-one'],
   async fault(rig, faultMs) {
     // SIGKILL leaves the private redis-server running: the restart must reclaim it, not start a second.
-    const seconds = await downFor(faultMs, () => rig.service.kill(), () => rig.restartService());
+    const seconds = await downFor(faultMs, () => rig.service!.kill(), () => rig.restartService());
     const servers = redisServersIn(realpathSync(path.join(rig.dataDir, 'redis'))).length;
     return { seconds, notes: [`redis-servers on DATA_DIR after restart: ${servers}`] };
   },
@@ -129,19 +132,22 @@ const redisKilled = redisFault('redis-killed', 'an external Redis killed (kill -
   return [];
 });
 
-const sigtermRedisGone = redisFault('sigterm-redis-gone', 'a deploy stopping the service (SIGTERM) while its Redis is down', { SHUTDOWN_TIMEOUT_MS: '10000' }, async (rig, redis, faultMs) => {
-  await redis.kill();
-  const timeoutMs = Number(rig.env.SHUTDOWN_TIMEOUT_MS);
-  const t = performance.now();
-  const exit = new Promise<{ code: number | null; signal: string | null }>((r) => rig.service.process.once('exit', (code, signal) => r({ code, signal })));
-  rig.service.process.kill('SIGTERM');
-  const { code, signal } = await exit;
-  const exitSeconds = since(t);
-  await sleep(Math.max(0, faultMs - exitSeconds * 1000));
-  await redis.start();
-  await rig.restartService();
-  return [`exit ${code ?? signal} after ${exitSeconds.toFixed(1)} s (bound ${(timeoutMs + 2000) / 1000} s)`];
-});
+const sigtermRedisGone: Experiment = {
+  ...redisFault('sigterm-redis-gone', 'a deploy stopping the service (SIGTERM) while its Redis is down', { SHUTDOWN_TIMEOUT_MS: '10000' }, async (rig, redis, faultMs) => {
+    await redis.kill();
+    const timeoutMs = Number(rig.env.SHUTDOWN_TIMEOUT_MS);
+    const t = performance.now();
+    const exit = new Promise<{ code: number | null; signal: string | null }>((r) => rig.service!.process.once('exit', (code, signal) => r({ code, signal })));
+    rig.service!.process.kill('SIGTERM');
+    const { code, signal } = await exit;
+    const exitSeconds = since(t);
+    await sleep(Math.max(0, faultMs - exitSeconds * 1000));
+    await redis.start();
+    await rig.restartService();
+    return [`exit ${code ?? signal} after ${exitSeconds.toFixed(1)} s (bound ${(timeoutMs + 2000) / 1000} s)`];
+  }),
+  deployments: ['all-in-one'],
+};
 const serverKilled: Experiment = {
   name: 'server-killed',
   simulates: 'the ClickHouse server killed mid-ingest and started again on its address and data',
