@@ -3,7 +3,7 @@ import type { PriceTable } from '@aos/domain';
 import type { Logger } from '@aos/log';
 import { ROWS_MISSING_PREFIX, ROWS_REFUSED_PREFIX, isSpanRowsKeyPayload, markJobRowsStored, readJobRows, rowsKeyOf, type Redis } from '@aos/queue';
 import { RowsRefusedError, rowsRefusal } from '@aos/storage';
-import { createSpanBatchEncoder, parseSpanBatchJob, type EncodedBatch } from './span-batch-encoder.ts';
+import { createSpanBatchEncoder, parseSpanBatchJob, type EncodedBatch } from './encoder.ts';
 
 export interface SpanBatchJobOptions {
   /** The connection the job was taken on; its rows are read and removed there. */

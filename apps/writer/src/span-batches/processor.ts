@@ -6,9 +6,9 @@ import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
-import { createSpanBatchJobRunner, type BatchStore } from './span-batch-job.ts';
-import type { SpanLogJoin } from './span-log-join.ts';
-import { startWriterThreads } from './writer-threads.ts';
+import { createSpanBatchJobRunner, type BatchStore } from './job.ts';
+import type { SpanLogJoin } from '../span-log-join.ts';
+import { startWriterThreads } from '../writer-threads/pool.ts';
 
 export interface SpanBatchProcessorDeps {
   storage: Storage;

@@ -1,8 +1,8 @@
 import { GENAI_MESSAGE_EVENTS, telemetryScoresOf } from '@aos/domain';
 import { LOG_RECORD_QUEUE, parseLogRecordPayload, type WorkerStats } from '@aos/queue';
 import { insertSpanLogRecords, writeTelemetryScores, type Storage } from '@aos/storage';
-import { startPayloadProcessor, type PayloadProcessorDeps } from './payload-processor.ts';
-import type { SpanLogJoin } from './span-log-join.ts';
+import { startPayloadProcessor, type PayloadProcessorDeps } from './payload.ts';
+import type { SpanLogJoin } from '../span-log-join.ts';
 
 export interface LogRecordProcessorDeps extends PayloadProcessorDeps {
   storage: Storage;

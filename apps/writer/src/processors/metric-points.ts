@@ -1,6 +1,6 @@
 import { METRIC_POINT_QUEUE, parseMetricPointPayload, type WorkerStats } from '@aos/queue';
 import { insertGenAiMetricPoints, type Storage } from '@aos/storage';
-import { startPayloadProcessor, type PayloadProcessorDeps } from './payload-processor.ts';
+import { startPayloadProcessor, type PayloadProcessorDeps } from './payload.ts';
 
 export interface MetricPointProcessorDeps extends PayloadProcessorDeps {
   storage: Storage;

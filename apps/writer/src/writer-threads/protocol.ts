@@ -3,8 +3,8 @@ import type { LogLevel } from '@aos/log';
 import type { JobOutcome } from '@aos/metrics';
 import type { DeadLetterCause } from '@aos/queue';
 import type { RefusalCategory } from '@aos/storage';
-import type { EncodedBatch } from './span-batch-encoder.ts';
-import type { BatchFollowUp } from './span-batch-job.ts';
+import type { EncodedBatch } from '../span-batches/encoder.ts';
+import type { BatchFollowUp } from '../span-batches/job.ts';
 
 /** What a writer thread is started with. */
 export interface WriterThreadData {

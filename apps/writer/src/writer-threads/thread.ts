@@ -3,9 +3,9 @@ import { loadPrices } from '@aos/domain';
 import { createLogger } from '@aos/log';
 import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
 import { RowsRefusedError, writeFailureWaits } from '@aos/storage';
-import type { EncodedBatch } from './span-batch-encoder.ts';
-import { createSpanBatchJobRunner, type BatchFollowUp, type BatchStore } from './span-batch-job.ts';
-import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
+import type { EncodedBatch } from '../span-batches/encoder.ts';
+import { createSpanBatchJobRunner, type BatchFollowUp, type BatchStore } from '../span-batches/job.ts';
+import type { FromWriterThread, ToWriterThread, WriterThreadData } from './protocol.ts';
 
 // A writer thread: takes jobs from the queue and does their work up to the insert (parse
 // the payload, read its rows from Redis; normalize and encode a job queued in the older

@@ -2,10 +2,10 @@ import { Worker as Thread } from 'node:worker_threads';
 import type { JobOutcome } from '@aos/metrics';
 import { countOutcome, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { rowsRefusal } from '@aos/storage';
-import type { BatchStore } from './span-batch-job.ts';
+import type { BatchStore } from '../span-batches/job.ts';
 import type { WriterSettings } from '@aos/config';
 import type { Logger, LogLevel } from '@aos/log';
-import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread-protocol.ts';
+import type { FromWriterThread, ToWriterThread, WriterThreadData } from './protocol.ts';
 
 /** A crashed thread is replaced after this pause, so a thread that dies at start cannot spin. */
 const RESTART_DELAY_MS = 1000;
@@ -46,7 +46,7 @@ export function startWriterThreads(
       logLevel: deps.logLevel,
       threadIndex,
     };
-    const thread = new Thread(new URL('./writer-thread-boot.mjs', import.meta.url), { workerData });
+    const thread = new Thread(new URL('./boot.mjs', import.meta.url), { workerData });
     const reply = (message: ToWriterThread) => thread.postMessage(message);
     thread.on('message', (message: FromWriterThread) => {
       if (message.type === 'rows' || message.type === 'followUp') {
