@@ -58,8 +58,8 @@ describe('spreadOverStages', () => {
     const decodeStages = emptyStages();
     const decode = profileOf([
       { frames: [{ functionName: 'atomicsWaitLoop', url: `${repo}/node_modules/tinypool/dist/entry/worker.js` }], count: 90 },
-      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'decodeSpan', url: `${repo}/packages/otlp/src/decode-protobuf.ts` }], count: 6 },
-      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'partitionValidSpans', url: `${repo}/packages/otlp/src/validate.ts` }], count: 4 },
+      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'decodeSpan', url: `${repo}/packages/otlp/src/decode/protobuf/traces.ts` }], count: 6 },
+      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'partitionValidSpans', url: `${repo}/packages/otlp/src/validate/spans.ts` }], count: 4 },
     ]);
     spreadOverStages(`${repo}/node_modules/tinypool/dist/entry/worker.js`, decode, 0.5, decodeStages, new Map());
     expect(decodeStages.get('protobuf decode')).toBeCloseTo(0.3);

@@ -61,7 +61,7 @@ const queueSide = (role: JsRole): Stage =>
 const FRAME_RULES: Array<{ url: RegExp; stage: Stage | ((role: JsRole) => Stage) }> = [
   { url: /\/bench\//, stage: 'bench harness (span-count polling, thread listing)' },
   { url: /\/packages\/masking\//, stage: 'masking' },
-  { url: /\/packages\/otlp\/src\/(validate|limits|schema)/, stage: 'validation' },
+  { url: /\/packages\/otlp\/src\/(validate\/|schema)/, stage: 'validation' },
   { url: /\/packages\/otlp\/|\/protobufjs\//, stage: 'protobuf decode' },
   {
     url: /\/apps\/ingest\/src\/(pipeline\/admission|backpressure)|\/packages\/http\/src\/auth|\/packages\/storage\/src\/keys\/|\/rate-limiter-flexible\//,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { int64ToValue, parseInt64, parseUint64, uint64ToDecimal } from './int64.ts';
-import { randomUint64, seededRandom } from './test-random.ts';
+import { randomUint64, seededRandom } from '../testing/random.ts';
 
 const halves = (value: bigint): [number, number] => [
   Number(value & 0xffffffffn),

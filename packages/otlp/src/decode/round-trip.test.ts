@@ -13,8 +13,8 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { decodeExport, decodeJsonExport, decodeProtobufExport } from './index.ts';
-import type { AttributeValue, OtlpSpan, OtlpTraceExport } from './types.ts';
+import { decodeExport, decodeJsonExport, decodeProtobufExport } from '../index.ts';
+import type { AttributeValue, OtlpSpan, OtlpTraceExport } from '../types.ts';
 
 function nanos(time: HrTime): string {
   return (BigInt(time[0]) * 1_000_000_000n + BigInt(time[1])).toString();

@@ -1,12 +1,12 @@
 /** Decoding by the encoding a transport announced; strict UTF-8 for JSON. */
-import type { OtlpEncoding, OtlpLogsExport, OtlpMetricsExport, OtlpTraceExport } from './types.ts';
-import { OtlpDecodeError } from './errors.ts';
-import { decodeJsonExport } from './decode-json.ts';
-import { decodeProtobufExport, type SpanAttributeCap } from './decode-protobuf.ts';
-import { decodeJsonLogsExport } from './decode-logs-json.ts';
-import { decodeProtobufLogsExport } from './decode-logs-protobuf.ts';
-import { decodeJsonMetricsExport } from './decode-metrics-json.ts';
-import { decodeProtobufMetricsExport } from './decode-metrics-protobuf.ts';
+import type { OtlpEncoding, OtlpLogsExport, OtlpMetricsExport, OtlpTraceExport } from '../types.ts';
+import { OtlpDecodeError } from '../errors.ts';
+import { decodeJsonExport } from './json/traces.ts';
+import { decodeProtobufExport, type SpanAttributeCap } from './protobuf/traces.ts';
+import { decodeJsonLogsExport } from './json/logs.ts';
+import { decodeProtobufLogsExport } from './protobuf/logs.ts';
+import { decodeJsonMetricsExport } from './json/metrics.ts';
+import { decodeProtobufMetricsExport } from './protobuf/metrics.ts';
 
 // Strict: a JSON body that is not valid UTF-8 is rejected, not patched with U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true });

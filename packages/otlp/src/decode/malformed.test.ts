@@ -3,11 +3,11 @@
  * throws OtlpDecodeError — never a TypeError, RangeError or stack overflow.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeExport } from './index.ts';
-import { OtlpDecodeError } from './errors.ts';
-import type { OtlpEncoding } from './types.ts';
-import { encodeRequest, fieldTag, hex, rawMessage, rawSpanRequest, requestWithSpan } from './test-encode.ts';
-import { randomBytes, randomInt, seededRandom } from './test-random.ts';
+import { decodeExport } from '../index.ts';
+import { OtlpDecodeError } from '../errors.ts';
+import type { OtlpEncoding } from '../types.ts';
+import { encodeRequest, fieldTag, hex, rawMessage, rawSpanRequest, requestWithSpan } from '../testing/encode.ts';
+import { randomBytes, randomInt, seededRandom } from '../testing/random.ts';
 
 /** Decodes; returns 'ok' or 'rejected', and fails the test on any other error. */
 function outcome(body: Uint8Array, encoding: OtlpEncoding): 'ok' | 'rejected' {

@@ -5,8 +5,8 @@
  * the wrong type fails with the field's path.
  */
 import { Buffer } from 'node:buffer';
-import type { JsonPath } from './json-path.ts';
-import { parseUint64 } from './int64.ts';
+import type { JsonPath } from './path.ts';
+import { parseUint64 } from '../int64.ts';
 
 export type JsonObject = { readonly [key: string]: unknown };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLogsExport, OtlpDecodeError, partitionSpanLogRecords } from './index.ts';
-import { getOtlpSchema } from './schema.ts';
-import type { OtlpLogsExport } from './types.ts';
+import { decodeLogsExport, OtlpDecodeError, partitionSpanLogRecords } from '../index.ts';
+import { getOtlpSchema } from '../schema.ts';
+import type { OtlpLogsExport } from '../types.ts';
 
 const TRACE = '5b8efff798038103d269b633813fc60c';
 const SPAN = 'eee19b7ec3c1b174';

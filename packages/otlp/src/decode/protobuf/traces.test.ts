@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeProtobufExport } from './decode-protobuf.ts';
-import { OtlpDecodeError } from './errors.ts';
-import type { OtlpSpan } from './types.ts';
-import { encodeRequest, fieldTag, hex, nested, rawMessage, rawSpanRequest, requestWithSpan } from './test-encode.ts';
+import { decodeProtobufExport } from './traces.ts';
+import { OtlpDecodeError } from '../../errors.ts';
+import type { OtlpSpan } from '../../types.ts';
+import { encodeRequest, fieldTag, hex, nested, rawMessage, rawSpanRequest, requestWithSpan } from '../../testing/encode.ts';
 
 function onlySpan(body: Uint8Array): OtlpSpan {
   const decoded = decodeProtobufExport(body);

@@ -19,9 +19,9 @@ import type {
   OtlpSpanKind,
   OtlpStatusCode,
   OtlpTraceExport,
-} from './types.ts';
-import { OtlpDecodeError } from './errors.ts';
-import { JsonPath } from './json-path.ts';
+} from '../../types.ts';
+import { OtlpDecodeError } from '../../errors.ts';
+import { JsonPath } from './path.ts';
 import {
   type JsonObject,
   readArray,
@@ -35,9 +35,9 @@ import {
   readString,
   readUint32,
   readUint64,
-} from './json-fields.ts';
-import { parseInt64 } from './int64.ts';
-import { MAX_VALUE_DEPTH, finiteOrName, setAttribute } from './attribute-value.ts';
+} from './fields.ts';
+import { parseInt64 } from '../int64.ts';
+import { MAX_VALUE_DEPTH, finiteOrName, setAttribute } from '../attribute-value.ts';
 
 const SPAN_KINDS: ReadonlyMap<string, number> = new Map([
   ['SPAN_KIND_UNSPECIFIED', 0],

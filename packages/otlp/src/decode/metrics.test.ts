@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMetricsExport, encodeMetricsExportResponse, OtlpDecodeError, partitionMetricPoints } from './index.ts';
-import { getOtlpSchema } from './schema.ts';
+import { decodeMetricsExport, encodeMetricsExportResponse, OtlpDecodeError, partitionMetricPoints } from '../index.ts';
+import { getOtlpSchema } from '../schema.ts';
 
 const attrs = (entries: Record<string, string>) => Object.entries(entries).map(([key, v]) => ({ key, value: { stringValue: v } }));
 const usageAttrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o', 'gen_ai.token.type': 'input' };

@@ -1,7 +1,7 @@
 /** Builders of protobuf request bodies for the decoder tests (test-only). */
 import { Buffer } from 'node:buffer';
 import protobuf from 'protobufjs';
-import { getOtlpSchema } from './schema.ts';
+import { getOtlpSchema } from '../schema.ts';
 
 /** Encodes a request given in protobufjs object form (camelCase fields, bytes as Uint8Array, 64-bit as strings). */
 export function encodeRequest(request: object): Uint8Array {

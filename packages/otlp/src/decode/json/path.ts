@@ -6,7 +6,7 @@
  * walker descends; nothing is formatted unless a value turns out to be wrong.
  * Numbers are small integers, so pushing an index allocates nothing.
  */
-import { OtlpDecodeError } from './errors.ts';
+import { OtlpDecodeError } from '../../errors.ts';
 
 export class JsonPath {
   private readonly segments: (string | number)[] = [];

@@ -1,10 +1,10 @@
 /**
  * The fields of each OTLP message the protobuf decoder reads, by field number,
- * with the wire type each must arrive with (names as spelled in ./proto), and
+ * with the wire type each must arrive with (names as spelled in ../../proto), and
  * the decoder's error messages.
  */
 import type protobuf from 'protobufjs';
-import { OtlpDecodeError } from './errors.ts';
+import { OtlpDecodeError } from '../../errors.ts';
 
 export const WIRE_VARINT = 0;
 export const WIRE_I64 = 1;

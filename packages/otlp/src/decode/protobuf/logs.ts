@@ -1,13 +1,13 @@
 /**
  * Decodes an OTLP/HTTP protobuf logs body (ExportLogsServiceRequest) into OtlpLogsExport,
  * reading the wire format with protobufjs' Reader like the trace decoder, whose resource,
- * scope and value readers it shares (field numbers: ./proto/opentelemetry/proto/logs).
+ * scope and value readers it shares (field numbers: ../../proto/opentelemetry/proto/logs).
  */
-import type { OtlpLogRecord, OtlpLogsExport, OtlpResourceLogs, OtlpScopeLogs } from './types.ts';
-import { OtlpDecodeError } from './errors.ts';
-import { FIELDS, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, otherField } from './protobuf-fields.ts';
-import { type Reader, cachedString, createReader, enter, hex, leave, uint64String } from './protobuf-reader.ts';
-import { decodeAnyValue, decodeKeyValueInto, decodeResourceInto, decodeScopeInto, tag } from './decode-protobuf.ts';
+import type { OtlpLogRecord, OtlpLogsExport, OtlpResourceLogs, OtlpScopeLogs } from '../../types.ts';
+import { OtlpDecodeError } from '../../errors.ts';
+import { FIELDS, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, otherField } from './fields.ts';
+import { type Reader, cachedString, createReader, enter, hex, leave, uint64String } from './reader.ts';
+import { decodeAnyValue, decodeKeyValueInto, decodeResourceInto, decodeScopeInto, tag } from './traces.ts';
 
 /** Decodes a complete ExportLogsServiceRequest (or LogsData, which has the same shape). */
 export function decodeProtobufLogsExport(body: Uint8Array): OtlpLogsExport {

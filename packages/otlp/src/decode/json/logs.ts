@@ -3,10 +3,10 @@
  * trace decoder's readers (camelCase and proto field names both accepted, unknown fields
  * ignored, errors naming the path).
  */
-import type { OtlpLogRecord, OtlpLogsExport, OtlpResourceLogs, OtlpScopeLogs } from './types.ts';
-import type { JsonPath } from './json-path.ts';
-import { type JsonObject, readEnum, readId, readString, readUint64 } from './json-fields.ts';
-import { decodeJsonRequest, mapArray, readAnyValue, readAttributes, readResource, readScope } from './decode-json.ts';
+import type { OtlpLogRecord, OtlpLogsExport, OtlpResourceLogs, OtlpScopeLogs } from '../../types.ts';
+import type { JsonPath } from './path.ts';
+import { type JsonObject, readEnum, readId, readString, readUint64 } from './fields.ts';
+import { decodeJsonRequest, mapArray, readAnyValue, readAttributes, readResource, readScope } from './traces.ts';
 
 /** SEVERITY_NUMBER_TRACE (1) … SEVERITY_NUMBER_FATAL4 (24): four levels per name. */
 const SEVERITY_NUMBERS: ReadonlyMap<string, number> = new Map([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeCuts, limitSpans, type SpanLimits } from './limits.ts';
-import { readExport } from './read-export.ts';
-import type { AttributeValue, OtlpSpan, OtlpTraceExport } from './types.ts';
+import { readExport } from '../read-export.ts';
+import type { AttributeValue, OtlpSpan, OtlpTraceExport } from '../types.ts';
 
 const LIMITS: SpanLimits = { maxAttributes: 3, maxEvents: 2, maxLinks: 1, maxValueLength: 5, maxValueDepth: 2 };
 

@@ -4,10 +4,10 @@
  * fields ignored, errors naming the path). Exponential histograms and summaries have their
  * points counted, not read.
  */
-import type { OtlpMetric, OtlpMetricKind, OtlpMetricPoint, OtlpMetricsExport, OtlpResourceMetrics, OtlpScopeMetrics, OtlpTemporality } from './types.ts';
-import type { JsonPath } from './json-path.ts';
-import { type JsonObject, readArray, readDouble, readEnum, readObject, readString, readUint64 } from './json-fields.ts';
-import { decodeJsonRequest, mapArray, readAttributes, readResource, readScope } from './decode-json.ts';
+import type { OtlpMetric, OtlpMetricKind, OtlpMetricPoint, OtlpMetricsExport, OtlpResourceMetrics, OtlpScopeMetrics, OtlpTemporality } from '../../types.ts';
+import type { JsonPath } from './path.ts';
+import { type JsonObject, readArray, readDouble, readEnum, readObject, readString, readUint64 } from './fields.ts';
+import { decodeJsonRequest, mapArray, readAttributes, readResource, readScope } from './traces.ts';
 
 const TEMPORALITIES: ReadonlyMap<string, number> = new Map([
   ['AGGREGATION_TEMPORALITY_UNSPECIFIED', 0],

@@ -5,8 +5,8 @@
  * success) and the span says so (its dropped counts, which the writer flags as
  * `data_dropped`).
  */
-import { setAttribute } from './attribute-value.ts';
-import type { AttributeValue, Attributes, OtlpSpan, OtlpTraceExport } from './types.ts';
+import { setAttribute } from '../decode/attribute-value.ts';
+import type { AttributeValue, Attributes, OtlpSpan, OtlpTraceExport } from '../types.ts';
 
 export interface SpanLimits {
   /** Attributes kept per span, event, link and resource (the first ones, in export order). */

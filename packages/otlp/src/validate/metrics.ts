@@ -4,7 +4,7 @@
  * counted for ExportMetricsPartialSuccess with the reasons, not dropped silently.
  */
 import { createHash } from 'node:crypto';
-import type { Attributes, OtlpMetricPoint, OtlpMetricsExport } from './types.ts';
+import type { Attributes, OtlpMetricPoint, OtlpMetricsExport } from '../types.ts';
 
 /** A kept point, flattened out of its resource, scope and metric: all the writer needs of it. */
 export interface MetricPointRecord extends OtlpMetricPoint {

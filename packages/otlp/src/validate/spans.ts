@@ -3,7 +3,7 @@
  * dropped individually and reported through OTLP partial success, instead of
  * failing the whole request for one bad span.
  */
-import type { OtlpResourceSpans, OtlpScopeSpans, OtlpSpan, OtlpTraceExport } from './types.ts';
+import type { OtlpResourceSpans, OtlpScopeSpans, OtlpSpan, OtlpTraceExport } from '../types.ts';
 
 export interface PartitionResult {
   /** The request with rejected spans removed, and resource/scope groups left empty dropped. */

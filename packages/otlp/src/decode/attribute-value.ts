@@ -2,7 +2,7 @@
  * Rules for attribute values shared by both decoders, so that the same OTLP
  * data decodes to the same AttributeValue whatever its encoding.
  */
-import type { AttributeValue } from './types.ts';
+import type { AttributeValue } from '../types.ts';
 
 /**
  * How deeply arrays/kvlists may nest inside an attribute value. Real

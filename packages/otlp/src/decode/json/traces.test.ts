@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJsonExport } from './decode-json.ts';
-import { OtlpDecodeError } from './errors.ts';
-import { decodeExport } from './index.ts';
-import type { OtlpSpan } from './types.ts';
+import { decodeJsonExport } from './traces.ts';
+import { OtlpDecodeError } from '../../errors.ts';
+import { decodeExport } from '../../index.ts';
+import type { OtlpSpan } from '../../types.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN_ID = '00f067aa0ba902b7';

@@ -6,8 +6,8 @@
 import { Buffer } from 'node:buffer';
 import protobuf from 'protobufjs';
 import { base64Slice, hexSlice } from './buffer-slices.ts';
-import { int64ToValue, uint64ToDecimal } from './int64.ts';
-import { protobufError } from './protobuf-fields.ts';
+import { int64ToValue, uint64ToDecimal } from '../int64.ts';
+import { protobufError } from './fields.ts';
 import { cachedUtf8 } from './string-cache.ts';
 
 /** protobufjs' reader over a Node Buffer (its typings only promise a Uint8Array). */

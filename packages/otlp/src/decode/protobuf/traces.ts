@@ -7,7 +7,7 @@
  * the conversion to this shape (intermediate messages and Longs, a Buffer per
  * bytes field). Its generated decoders also silently skip known fields sent
  * with the wrong wire type, which are rejected here. Field numbers are those
- * of ./proto (schema.test.ts checks the field tables against the loaded schema
+ * of ../../proto (../../schema.test.ts checks the field tables against the loaded schema
  * and this decoder against protobufjs' Type.decode).
  *
  * Protobuf merge semantics: a repeated singular scalar field keeps its last
@@ -24,8 +24,8 @@ import type {
   OtlpSpanKind,
   OtlpStatusCode,
   OtlpTraceExport,
-} from './types.ts';
-import { OtlpDecodeError } from './errors.ts';
+} from '../../types.ts';
+import { OtlpDecodeError } from '../../errors.ts';
 import {
   FIELDS,
   WIRE_I32,
@@ -34,7 +34,7 @@ import {
   WIRE_VARINT,
   otherField,
   protobufError,
-} from './protobuf-fields.ts';
+} from './fields.ts';
 import {
   type Reader,
   base64,
@@ -45,8 +45,8 @@ import {
   int64Value,
   leave,
   uint64String,
-} from './protobuf-reader.ts';
-import { MAX_VALUE_DEPTH, finiteOrName, setAttribute } from './attribute-value.ts';
+} from './reader.ts';
+import { MAX_VALUE_DEPTH, finiteOrName, setAttribute } from '../attribute-value.ts';
 
 /** A field tag: field number and wire type, as it appears on the wire. */
 export const tag = (field: number, wireType: number): number => (field << 3) | wireType;

@@ -3,7 +3,7 @@
  * since they are stored as part of that span, and of the kinds the caller reads. The
  * others are counted for ExportLogsPartialSuccess with the reason, not dropped silently.
  */
-import type { AttributeValue, Attributes, OtlpLogsExport } from './types.ts';
+import type { AttributeValue, Attributes, OtlpLogsExport } from '../types.ts';
 
 /** A kept record, flattened out of its resource and scope: all the writer needs of it. */
 export interface SpanLogRecord {

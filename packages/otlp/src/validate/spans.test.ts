@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { partitionValidSpans } from './validate.ts';
-import type { OtlpSpan, OtlpTraceExport } from './types.ts';
+import { partitionValidSpans } from './spans.ts';
+import type { OtlpSpan, OtlpTraceExport } from '../types.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const NOW = 1_700_000_100_000_000_000n;
