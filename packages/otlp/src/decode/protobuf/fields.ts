@@ -11,6 +11,9 @@ export const WIRE_I64 = 1;
 export const WIRE_LEN = 2;
 export const WIRE_I32 = 5;
 
+/** A field tag: field number and wire type, as it appears on the wire. */
+export const tag = (field: number, wireType: number): number => (field << 3) | wireType;
+
 const WIRE_TYPE_NAMES = ['varint', 'i64', 'length-delimited', 'start-group', 'end-group', 'i32'];
 
 export function protobufError(message: string): OtlpDecodeError {

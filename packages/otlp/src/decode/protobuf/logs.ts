@@ -1,13 +1,13 @@
 /**
  * Decodes an OTLP/HTTP protobuf logs body (ExportLogsServiceRequest) into OtlpLogsExport,
- * reading the wire format with protobufjs' Reader like the trace decoder, whose resource,
- * scope and value readers it shares (field numbers: ../../proto/opentelemetry/proto/logs).
+ * reading the wire format with protobufjs' Reader like the trace decoder, with the resource,
+ * scope and value readers of common.ts (field numbers: ../../proto/opentelemetry/proto/logs).
  */
 import type { OtlpLogRecord, OtlpLogsExport, OtlpResourceLogs, OtlpScopeLogs } from '../../types.ts';
 import { OtlpDecodeError } from '../../errors.ts';
-import { FIELDS, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, otherField } from './fields.ts';
+import { FIELDS, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, otherField, tag } from './fields.ts';
 import { type Reader, cachedString, createReader, enter, hex, leave, uint64String } from './reader.ts';
-import { decodeAnyValue, decodeKeyValueInto, decodeResourceInto, decodeScopeInto, tag } from './traces.ts';
+import { decodeAnyValue, decodeKeyValueInto, decodeResourceInto, decodeScopeInto } from './common.ts';
 
 /** Decodes a complete ExportLogsServiceRequest (or LogsData, which has the same shape). */
 export function decodeProtobufLogsExport(body: Uint8Array): OtlpLogsExport {

@@ -1,16 +1,16 @@
 /**
  * Decodes an OTLP/HTTP protobuf metrics body (ExportMetricsServiceRequest) into
  * OtlpMetricsExport, reading the wire format with protobufjs' Reader like the trace and logs
- * decoders, whose resource, scope and attribute readers it shares (field numbers:
+ * decoders, with the resource, scope and attribute readers of common.ts (field numbers:
  * ../../proto/opentelemetry/proto/metrics). Exponential histograms and summaries have their
  * points counted, not read: ingest refuses them by number.
  */
 import type protobuf from 'protobufjs';
 import type { OtlpMetric, OtlpMetricPoint, OtlpMetricsExport, OtlpResourceMetrics, OtlpScopeMetrics, OtlpTemporality } from '../../types.ts';
 import { OtlpDecodeError } from '../../errors.ts';
-import { FIELDS, WIRE_I64, WIRE_LEN, WIRE_VARINT, otherField, type FieldTable } from './fields.ts';
+import { FIELDS, WIRE_I64, WIRE_LEN, WIRE_VARINT, otherField, tag, type FieldTable } from './fields.ts';
 import { type Reader, cachedString, createReader, enter, int64Value, leave, uint64String } from './reader.ts';
-import { decodeKeyValueInto, decodeResourceInto, decodeScopeInto, tag } from './traces.ts';
+import { decodeKeyValueInto, decodeResourceInto, decodeScopeInto } from './common.ts';
 
 /** Decodes a complete ExportMetricsServiceRequest (or MetricsData, which has the same shape). */
 export function decodeProtobufMetricsExport(body: Uint8Array): OtlpMetricsExport {
