@@ -29,15 +29,15 @@ describe('spreadOverStages', () => {
     const profile = profileOf([
       { frames: [{ functionName: '(idle)', url: '' }], count: 50 },
       // Valibot has no rule: its time goes to the queue payload parse that called it.
-      { frames: [{ functionName: 'processor', url: `${repo}/apps/writer/src/span-batch-encoder.ts` }, { functionName: 'parseSpanBatchPayload', url: `${repo}/packages/queue/src/ingest-queue.ts` }, { functionName: '~run', url: `${repo}/node_modules/valibot/dist/index.mjs` }], count: 2 },
-      { frames: [{ functionName: 'processor', url: `${repo}/apps/writer/src/span-batch-encoder.ts` }, { functionName: 'spanRow', url: `${repo}/packages/domain/src/normalize.ts` }], count: 1 },
+      { frames: [{ functionName: 'processor', url: `${repo}/apps/writer/src/span-batches/encoder.ts` }, { functionName: 'parseSpanBatchPayload', url: `${repo}/packages/queue/src/ingest-queue.ts` }, { functionName: '~run', url: `${repo}/node_modules/valibot/dist/index.mjs` }], count: 2 },
+      { frames: [{ functionName: 'processor', url: `${repo}/apps/writer/src/span-batches/encoder.ts` }, { functionName: 'spanRow', url: `${repo}/packages/domain/src/normalize.ts` }], count: 1 },
       { frames: [{ functionName: '(garbage collector)', url: '' }], count: 1 },
       { frames: [{ functionName: 'mystery', url: `${repo}/node_modules/left-pad/index.js` }], count: 3 },
       { frames: [{ functionName: 'log', url: `${repo}/packages/log/src/logger.ts` }], count: 1 },
     ]);
     const stages = emptyStages();
     const other = new Map<string, number>();
-    const busy = spreadOverStages(`${repo}/apps/writer/src/writer-thread-boot.mjs`, profile, 8, stages, other);
+    const busy = spreadOverStages(`${repo}/apps/writer/src/writer-threads/boot.mjs`, profile, 8, stages, other);
 
     expect(busy).toBe(8);
     expect(stages.get('dequeue + deserialization (BullMQ, Redis client, payload parse)')).toBe(2);
@@ -58,8 +58,8 @@ describe('spreadOverStages', () => {
     const decodeStages = emptyStages();
     const decode = profileOf([
       { frames: [{ functionName: 'atomicsWaitLoop', url: `${repo}/node_modules/tinypool/dist/entry/worker.js` }], count: 90 },
-      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'decodeSpan', url: `${repo}/packages/otlp/src/decode-protobuf.ts` }], count: 6 },
-      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'partitionValidSpans', url: `${repo}/packages/otlp/src/validate.ts` }], count: 4 },
+      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'decodeSpan', url: `${repo}/packages/otlp/src/decode/protobuf/traces.ts` }], count: 6 },
+      { frames: [{ functionName: 'readExport', url: `${repo}/packages/otlp/src/read-export.ts` }, { functionName: 'partitionValidSpans', url: `${repo}/packages/otlp/src/validate/spans.ts` }], count: 4 },
     ]);
     spreadOverStages(`${repo}/node_modules/tinypool/dist/entry/worker.js`, decode, 0.5, decodeStages, new Map());
     expect(decodeStages.get('protobuf decode')).toBeCloseTo(0.3);

@@ -61,26 +61,26 @@ const queueSide = (role: JsRole): Stage =>
 const FRAME_RULES: Array<{ url: RegExp; stage: Stage | ((role: JsRole) => Stage) }> = [
   { url: /\/bench\//, stage: 'bench harness (span-count polling, thread listing)' },
   { url: /\/packages\/masking\//, stage: 'masking' },
-  { url: /\/packages\/otlp\/src\/(validate|limits|schema)/, stage: 'validation' },
+  { url: /\/packages\/otlp\/src\/(validate\/|schema)/, stage: 'validation' },
   { url: /\/packages\/otlp\/|\/protobufjs\//, stage: 'protobuf decode' },
   {
     url: /\/apps\/ingest\/src\/(pipeline\/admission|backpressure)|\/packages\/http\/src\/auth|\/packages\/storage\/src\/keys\/|\/rate-limiter-flexible\//,
     stage: 'admission (key, rate limit, queue depth)',
   },
   {
-    // writer-thread.ts's own frames are its job processor posting the encoded rows to the main thread.
-    url: /\/apps\/ingest\/src\/pipeline\/decode-(pool|thread)|\/apps\/writer\/src\/writer-threads?\.ts|\/tinypool\/|node:internal\/worker/,
+    // writer-threads/thread.ts's own frames are its job processor posting the encoded rows to the main thread.
+    url: /\/apps\/ingest\/src\/pipeline\/decode-(pool|thread)|\/apps\/writer\/src\/writer-threads\/(pool|thread)\.ts|\/tinypool\/|node:internal\/worker/,
     stage: 'thread hand-off (postMessage, structured clone)',
   },
   { url: /\/apps\/ingest\/src\/pipeline\/enqueue/, stage: 'enqueue + serialization (BullMQ JSON, Redis client)' },
-  // span-batch-job.ts is the writer's side of a job: reading its rows key, removing it.
+  // span-batches/job.ts is the writer's side of a job: reading its rows key, removing it.
   {
-    url: /\/packages\/queue\/|\/apps\/writer\/src\/span-batch-job|\/bullmq\/|\/ioredis\/|\/@ioredis\/|\/msgpackr\/|\/redis-errors\/|\/cluster-key-slot\/|\/denque\/|\/redis-parser\//,
+    url: /\/packages\/queue\/|\/apps\/writer\/src\/span-batches\/job|\/bullmq\/|\/ioredis\/|\/@ioredis\/|\/msgpackr\/|\/redis-errors\/|\/cluster-key-slot\/|\/denque\/|\/redis-parser\//,
     stage: queueSide,
   },
   // The one pass from export to rows (span-rows.ts, span-batch.ts) runs on a decode thread
   // (or inline for small bodies); a writer thread runs it only for jobs of the older shape.
-  { url: /\/packages\/domain\/|\/apps\/writer\/src\/span-batch-encoder|\/apps\/ingest\/src\/pipeline\/span-rows|\/packages\/storage\/src\/spans\/span-batch/, stage: 'normalization' },
+  { url: /\/packages\/domain\/|\/apps\/writer\/src\/span-batches\/encoder|\/apps\/ingest\/src\/pipeline\/span-rows|\/packages\/storage\/src\/spans\/span-batch/, stage: 'normalization' },
   // One file, both sides: decode and writer threads (and small bodies inline) encode rows;
   // the main thread's batcher joins them into an insert.
   {
@@ -88,7 +88,7 @@ const FRAME_RULES: Array<{ url: RegExp; stage: Stage | ((role: JsRole) => Stage)
     stage: (role) => (role === 'main' ? 'engine insert (JS call, libuv thread running chDB, chDB ThreadPool)' : 'row encoding'),
   },
   {
-    url: /\/apps\/writer\/src\/insert-batcher|\/packages\/storage\/|\/@clickhouse\/|\/chdb\//,
+    url: /\/apps\/writer\/src\/span-batches\/insert-batcher|\/packages\/storage\/|\/@clickhouse\/|\/chdb\//,
     stage: 'engine insert (JS call, libuv thread running chDB, chDB ThreadPool)',
   },
   { url: /\/apps\/writer\/src\//, stage: 'writer housekeeping (rollups, flags, other queues)' },

@@ -22,7 +22,7 @@ import { createLogger } from '@aos/log';
 import { readExport } from '@aos/otlp';
 import { INGEST_QUEUE, addSpanRowsJob, createRedisConnection, rowsKeyOf, type IngestJobPayload } from '@aos/queue';
 import { readSpanRows } from '../apps/ingest/src/pipeline/span-rows.ts';
-import { createSpanBatchJobRunner } from '../apps/writer/src/span-batch-job.ts';
+import { createSpanBatchJobRunner } from '../apps/writer/src/span-batches/job.ts';
 import { agentRequest } from './agent-spans.ts';
 import { cpuSeconds } from './proc-cpu.ts';
 

@@ -1,7 +1,8 @@
 // Checks the workspace's import graph and layout: a package never imports an app, packages
 // form no cycle, every @aos import is declared in the importer's package.json, no module
-// cycle inside a workspace, storage domains import only the domains they name, and the
-// query routes, their folders and their integration tests are named after URL segments.
+// cycle inside a workspace, storage domains import only the domains they name, the
+// query routes, their folders and their integration tests are named after URL segments, and
+// the writer and OTLP keep their modules in rooms.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -147,6 +148,27 @@ for (const [, segment] of mounted) {
 }
 for (const folder of routeFolders) problems.push(`apps/query/src/routes/${folder}/ is not mounted in apps/query/src/app.ts`);
 
+// Rooms: the writer's modules in a folder by job, OTLP's by stage, so that neither src/
+// grows back into a flat list told apart by prefixes. A new room is added here on purpose,
+// and a top-level file named after a room (decode-*.ts beside decode/) belongs in it.
+const ROOMS: Array<{ dir: string; folders: readonly string[]; maxTopFiles: number }> = [
+  { dir: 'apps/writer/src', folders: ['span-batches', 'writer-threads', 'processors', 'passes'], maxTopFiles: 8 },
+  { dir: 'packages/otlp/src', folders: ['decode', 'validate', 'proto', 'testing'], maxTopFiles: 8 },
+];
+for (const room of ROOMS) {
+  const entries = readdirSync(path.join(root, room.dir));
+  const isFolder = (entry: string) => statSync(path.join(root, room.dir, entry)).isDirectory();
+  const topFiles = entries.filter((e) => !isFolder(e));
+  for (const folder of entries.filter(isFolder)) {
+    if (!room.folders.includes(folder)) problems.push(`${room.dir}/${folder}/: not one of its rooms (${room.folders.join(', ')}); add it to ROOMS in scripts/check-architecture.ts`);
+  }
+  if (topFiles.length > room.maxTopFiles) problems.push(`${room.dir} has ${topFiles.length} files at its top, at most ${room.maxTopFiles}: modules live in its folders (${room.folders.join(', ')})`);
+  for (const file of topFiles) {
+    const folder = room.folders.find((f) => file.startsWith(`${f}-`));
+    if (folder) problems.push(`${room.dir}/${file}: named after the ${folder}/ room, so it lives in it`);
+  }
+}
+
 // The test ClickHouse endpoint (test/support/clickhouse-http/) stands in for a server in
 // tests and the benchmark only: apps and packages never reach into test/.
 const TEST_DIR = path.join(root, 'test') + path.sep;
@@ -163,4 +185,4 @@ if (problems.length > 0) {
   console.error(`architecture check failed:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`architecture check: ${workspaces.length} workspaces, no package or module cycles, packages import no app, storage domains within their imports, ${mounted.length} query routes named after their URLs`);
+console.log(`architecture check: ${workspaces.length} workspaces, no package or module cycles, packages import no app, storage domains within their imports, ${mounted.length} query routes named after their URLs, ${ROOMS.length} src folders in their rooms`);

@@ -6,8 +6,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import type protobuf from 'protobufjs';
-import { encodeRequest, fieldTag, hex, nested, rawSpanRequest, requestWithSpan } from '../../packages/otlp/src/test-encode.ts';
-import { randomBytes, randomInt, seededRandom } from '../../packages/otlp/src/test-random.ts';
+import { encodeRequest, fieldTag, hex, nested, rawSpanRequest, requestWithSpan } from '../../packages/otlp/src/testing/encode.ts';
+import { randomBytes, randomInt, seededRandom } from '../../packages/otlp/src/testing/random.ts';
 
 export interface FuzzBody {
   kind: string;

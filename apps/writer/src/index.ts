@@ -1,10 +1,10 @@
 export { startWriter } from './writer.ts';
 export type { Writer, WriterDeps } from './writer.ts';
-export { runRetentionPass } from './retention-pass.ts';
-export type { RetentionPassOptions } from './retention-pass.ts';
-export { runTraceFlagsPass } from './trace-flags-pass.ts';
-export { runTraceRollupPass } from './trace-rollup-pass.ts';
-export type { TraceFlagsPassOptions, TraceFlagsPassResult } from './trace-flags-pass.ts';
-export { reconcileSchedules, startMonitorProcessor } from './monitor-processor.ts';
-export type { MonitorProcessor, MonitorProcessorDeps } from './monitor-processor.ts';
-export { WEBHOOK_HEADERS, signWebhook, verifyWebhook } from './webhook-signature.ts';
+export { runRetentionPass } from './passes/retention.ts';
+export type { RetentionPassOptions } from './passes/retention.ts';
+export { runTraceFlagsPass } from './passes/trace-flags.ts';
+export { runTraceRollupPass } from './passes/trace-rollups.ts';
+export type { TraceFlagsPassOptions, TraceFlagsPassResult } from './passes/trace-flags.ts';
+export { reconcileSchedules, startMonitorProcessor } from './processors/monitors.ts';
+export type { MonitorProcessor, MonitorProcessorDeps } from './processors/monitors.ts';
+export { WEBHOOK_HEADERS, signWebhook, verifyWebhook } from './processors/webhook-signature.ts';

@@ -3,18 +3,18 @@ import type { Logger, LogLevel } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import { RETENTION_JOB, TRACE_FLAGS_JOB, TRACE_ROLLUPS_JOB } from '@aos/queue';
 import type { Storage } from '@aos/storage';
-import { startEvaluationProcessor } from './evaluation-processor.ts';
-import { startMaintenanceProcessor } from './maintenance-processor.ts';
-import { startLogRecordProcessor } from './log-record-processor.ts';
-import { startMetricPointProcessor } from './metric-point-processor.ts';
-import { startMonitorProcessor, type MonitorProcessor } from './monitor-processor.ts';
-import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batch-processor.ts';
+import { startEvaluationProcessor } from './processors/evaluations.ts';
+import { startMaintenanceProcessor } from './processors/maintenance.ts';
+import { startLogRecordProcessor } from './processors/log-records.ts';
+import { startMetricPointProcessor } from './processors/metric-points.ts';
+import { startMonitorProcessor, type MonitorProcessor } from './processors/monitors.ts';
+import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batches/processor.ts';
 import { createSpanLogJoin } from './span-log-join.ts';
-import { createCostStatsCache, runTraceFlagsPass } from './trace-flags-pass.ts';
-import { runTraceRollupPass } from './trace-rollup-pass.ts';
+import { createCostStatsCache, runTraceFlagsPass } from './passes/trace-flags.ts';
+import { runTraceRollupPass } from './passes/trace-rollups.ts';
 import { startQueueGauges } from './queue-gauges.ts';
-import { runRetentionPass } from './retention-pass.ts';
-import { startWebhookProcessor } from './webhook-processor.ts';
+import { runRetentionPass } from './passes/retention.ts';
+import { startWebhookProcessor } from './processors/monitor-webhooks.ts';
 
 export interface WriterDeps {
   storage: Storage;

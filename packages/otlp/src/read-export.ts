@@ -3,11 +3,11 @@
  * stored, cut them to the limits. One function with plain data in and out, so ingest can
  * run it on its main thread or hand it to a worker thread alike.
  */
-import { decodeExport } from './decode.ts';
+import { decodeExport } from './decode/by-encoding.ts';
 import { OtlpDecodeError } from './errors.ts';
-import { describeCuts, limitSpans, type SpanLimits } from './limits.ts';
+import { describeCuts, limitSpans, type SpanLimits } from './validate/limits.ts';
 import type { OtlpEncoding, OtlpSpan, OtlpTraceExport } from './types.ts';
-import { partitionValidSpans } from './validate.ts';
+import { partitionValidSpans } from './validate/spans.ts';
 
 export interface ReadExportOptions {
   /** The receive time, in nanoseconds since the epoch. */

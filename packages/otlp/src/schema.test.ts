@@ -6,10 +6,10 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
-import { decodeProtobufExport } from './decode-protobuf.ts';
-import { FIELDS } from './protobuf-fields.ts';
+import { decodeProtobufExport } from './decode/protobuf/traces.ts';
+import { FIELDS } from './decode/protobuf/fields.ts';
 import { getOtlpSchema, grpcMethodPath } from './schema.ts';
-import { randomBytes, randomInt, randomUint64, seededRandom } from './test-random.ts';
+import { randomBytes, randomInt, randomUint64, seededRandom } from './testing/random.ts';
 import type { AttributeValue, Attributes, OtlpTraceExport } from './types.ts';
 
 const FULL_NAMES: Record<keyof typeof FIELDS, string> = {

@@ -1,0 +1,142 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { WriterSettings } from '@aos/config';
+import { loadPrices, type PriceTable } from '@aos/domain';
+import type { Logger, LogLevel } from '@aos/log';
+import type { JobOutcome, Metrics } from '@aos/metrics';
+import { INGEST_QUEUE, createRedisConnection, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
+import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
+import { InsertBatcher } from './insert-batcher.ts';
+import { createSpanBatchJobRunner, type BatchStore } from './job.ts';
+import type { SpanLogJoin } from '../span-log-join.ts';
+import { startWriterThreads } from '../writer-threads/pool.ts';
+
+export interface SpanBatchProcessorDeps {
+  storage: Storage;
+  redisUrl: string;
+  prefix: string;
+  settings: WriterSettings;
+  logger: Logger;
+  logLevel: LogLevel;
+  metrics: Metrics;
+  join: SpanLogJoin;
+}
+
+export interface SpanBatchProcessor {
+  stats: WorkerStats & { inserts: number; rows: number };
+  /** Stops taking jobs, writes what is pending, and waits for active jobs to finish. */
+  close(): Promise<void>;
+}
+
+/**
+ * The ingest queue's processor: BullMQ workers take queued batches of span rows (normalizing
+ * only jobs queued by an older version), and one batcher on this thread (which owns the
+ * storage connection) combines them into large inserts. With WRITER_THREADS > 0 the jobs
+ * are taken (and their payloads parsed) on worker threads, so an ingest app in the same
+ * process keeps answering quickly meanwhile.
+ */
+export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatchProcessor {
+  const { settings } = deps;
+  const prices = loadPrices(settings.modelPricesFile); // fails fast on a bad price file
+  // Items are the UTF-8 bytes of JSONCompactEachRow chunks, one per job, each standing for that job's rows.
+  const batcher = new InsertBatcher<Uint8Array>({
+    maxRows: settings.batchMaxRows,
+    maxWaitMs: settings.batchMaxWaitMs,
+    maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
+    insert: (chunks, rows) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks)),
+    // Only rows the engine refused have a culprit among the block's jobs.
+    isolates: (err) => !writeFailureWaits(err),
+  });
+  const registerDeployments = deploymentRegistry(deps);
+  // Both ways of running the workers do a job's storage work here.
+  const store: BatchStore = {
+    async rows(batch) {
+      await batcher.add([batch.chunk], batch.rows);
+      deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
+    },
+    async followUp(batch) {
+      await Promise.all([
+        registerDeployments(batch.projectId, batch.deploymentIds),
+        writeTelemetryScores(deps.storage, batch.projectId, batch.telemetryScores),
+      ]);
+      // Only once the spans are stored: records stored before then are found now, later ones find the spans.
+      await deps.join.join(batch.projectId, batch.traceIds);
+    },
+  };
+  const onOutcome = deps.metrics.jobOutcomes(INGEST_QUEUE);
+  const workers =
+    settings.threads > 0
+      ? startWriterThreads({ ...deps, onOutcome }, store)
+      : startInThread({ ...deps, onOutcome }, store, prices);
+  return {
+    stats: Object.defineProperties(workers.stats as SpanBatchProcessor['stats'], {
+      inserts: { get: () => batcher.stats.inserts, enumerable: true },
+      rows: { get: () => batcher.stats.rows, enumerable: true },
+    }),
+    async close() {
+      const closing = workers.close();
+      await batcher.flush();
+      await closing;
+      await batcher.flush();
+    },
+  };
+}
+
+interface RunningWorkers {
+  stats: WorkerStats;
+  close(): Promise<void>;
+}
+
+function startInThread(
+  deps: SpanBatchProcessorDeps & { onOutcome(outcome: JobOutcome, cause?: DeadLetterCause): void },
+  store: BatchStore,
+  prices: PriceTable,
+): RunningWorkers {
+  const connection = createRedisConnection(deps.redisUrl, deps.logger);
+  const runJob = createSpanBatchJobRunner({ redis: connection, prefix: deps.prefix, prices, maxValueBytes: deps.settings.maxAttributeBytes, logger: deps.logger });
+  const started = startWorker({
+    queue: INGEST_QUEUE,
+    connection,
+    prefix: deps.prefix,
+    concurrency: deps.settings.concurrency,
+    lockDurationMs: deps.settings.lockDurationMs,
+    logger: deps.logger,
+    waits: writeFailureWaits,
+    onOutcome: deps.onOutcome,
+    processor: async (job) => {
+      // Let ingest requests in the same process run before milliseconds of CPU work.
+      await yieldToEventLoop();
+      return runJob(job, store);
+    },
+  });
+  return {
+    stats: started.stats,
+    async close() {
+      await started.worker.close();
+      await connection.quit();
+    },
+  };
+}
+
+/** Runs one insert of encoded rows, timing it and counting its rows and bytes as inserted once it succeeds. */
+async function timedInsert(metrics: Metrics, table: string, chunks: readonly Uint8Array[], rows: number, insert: () => Promise<void>): Promise<void> {
+  const end = metrics.insertDuration.startTimer({ table });
+  await insert();
+  end();
+  metrics.insertedRows.inc({ table }, rows);
+  metrics.insertedBytes.inc({ table }, chunks.reduce((n, chunk) => n + chunk.byteLength, 0));
+}
+
+/** Deployment ids already recorded by this process; bounded so a flood of ids cannot grow it forever. */
+const MAX_REMEMBERED_DEPLOYMENTS = 100_000;
+
+/** Records each (project, deployment id) once per process; the table collapses repeats anyway. */
+function deploymentRegistry(deps: SpanBatchProcessorDeps) {
+  const seen = new Set<string>();
+  return async (projectId: string, ids: readonly number[]) => {
+    const fresh = ids.filter((id) => !seen.has(`${projectId}\u0000${id}`));
+    if (fresh.length === 0) return;
+    await insertDeployments(deps.storage, projectId, fresh);
+    if (seen.size > MAX_REMEMBERED_DEPLOYMENTS) seen.clear();
+    for (const id of fresh) seen.add(`${projectId}\u0000${id}`);
+  };
+}
