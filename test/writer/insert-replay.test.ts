@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { loadPriceTable } from '@aos/domain';
+import type { Logger } from '@aos/log';
 import { decodeJsonExport } from '@aos/otlp';
 import { INGEST_QUEUE, addSpanRowsJob, createRedisConnection, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload } from '@aos/queue';
 import { encodeSpanBatch } from '@aos/storage/span-batch';
@@ -15,10 +16,14 @@ let svc: TestService;
 let redis: Redis;
 let queue: Queue<IngestJobPayload>;
 let prefix: string;
+/** The service's warnings: a block sent again says so. */
+const warnings: string[] = [];
+const logger: Logger = { debug() {}, info() {}, warn: (msg) => void warnings.push(msg), error() {}, child: () => logger };
+const SENT_AGAIN = 'span insert block sent again';
 
 beforeAll(async () => {
   // A block window long enough for jobs queued together to share one insert.
-  svc = await startTestService({ WRITER_BATCH_MAX_WAIT_MS: '300' });
+  svc = await startTestService({ WRITER_BATCH_MAX_WAIT_MS: '300' }, { logger });
   prefix = svc.env.QUEUE_PREFIX!;
   redis = createRedisConnection(svc.env.REDIS_URL!);
   // Completed jobs are kept, so the test reads what the writer recorded on them.
@@ -85,34 +90,58 @@ const rawSpanCount = async (traceIds: readonly string[]) =>
 
 const jobKey = (id: string) => `${prefix}:${INGEST_QUEUE}:${id}`;
 
-describe('a block the engine committed and Redis never marked', () => {
-  const exportsOf = [exportRows(1, 4, 1), exportRows(2, 3, 2), exportRows(3, 5, 3)];
-  const traceIds = exportsOf.flatMap((e) => e.data.traceIds);
-  const spans = exportsOf.reduce((n, e) => n + e.data.rowCount, 0);
+/** Stores the exports as new jobs; their ids, and the block recorded on each. */
+async function storeAll(): Promise<{ ids: string[]; blocks: string[] }> {
+  const ids = await runJobs(() => Promise.all(exportsOf.map((e) => addSpanRowsJob(queue, e.data, e.rows))));
+  const blocks = await Promise.all(ids.map(async (id) => (await redis.hget(jobKey(id), 'aosInsertBlock'))!));
+  return { ids, blocks };
+}
 
+/** Queues the jobs again as a crash after their insert leaves them: rows keys and blocks back, no mark (but on the jobs `marked`, whose rows are gone). */
+async function requeueAsCrashed(ids: readonly string[], blocks: readonly string[], marked: ReadonlySet<number>): Promise<string[]> {
+  for (const [i, id] of ids.entries()) {
+    await (await queue.getJob(id))!.remove();
+    if (!marked.has(i)) await redis.set(rowsKeyOf(prefix, id), exportsOf[i]!.rows);
+    await queue.add('batch', { ...exportsOf[i]!.data, rowsKey: rowsKeyOf(prefix, id) }, { jobId: id });
+    await redis.hset(jobKey(id), 'aosInsertBlock', blocks[i]!, ...(marked.has(i) ? ['aosRowsStored', Date.now()] : []));
+  }
+  return [...ids];
+}
+
+const exportsOf = [exportRows(1, 4, 1), exportRows(2, 3, 2), exportRows(3, 5, 3)];
+const traceIds = exportsOf.flatMap((e) => e.data.traceIds);
+const spans = exportsOf.reduce((n, e) => n + e.data.rowCount, 0);
+
+describe('a block the engine committed and Redis never marked', () => {
   it('is sent again as it was, and the engine stores none of it twice', async () => {
-    const ids = await runJobs(() => Promise.all(exportsOf.map((e) => addSpanRowsJob(queue, e.data, e.rows))));
+    const { ids, blocks } = await storeAll();
     expect(await rawSpanCount(traceIds)).toBe(spans);
     // Each job names the block its rows went in, itself among them.
-    const blocks = await Promise.all(ids.map((id) => redis.hget(jobKey(id), 'aosInsertBlock')));
     ids.forEach((id, i) => expect(blocks[i]!.split(',')).toContain(id));
 
     // The crash: the same jobs, rows keys and blocks, and no stored mark.
-    await runJobs(async () => {
-      for (const [i, id] of ids.entries()) {
-        await (await queue.getJob(id))!.remove();
-        await redis.set(rowsKeyOf(prefix, id), exportsOf[i]!.rows);
-        await queue.add('batch', { ...exportsOf[i]!.data, rowsKey: rowsKeyOf(prefix, id) }, { jobId: id });
-        await redis.hset(jobKey(id), 'aosInsertBlock', blocks[i]!);
-      }
-      return ids;
-    });
+    const sentBefore = warnings.filter((w) => w.startsWith(SENT_AGAIN)).length;
+    await runJobs(() => requeueAsCrashed(ids, blocks, new Set()));
     expect(await rawSpanCount(traceIds)).toBe(spans);
+    // Each block was sent again once, not once per job of it.
+    expect(warnings.filter((w) => w.startsWith(SENT_AGAIN)).length - sentBefore).toBe(new Set(blocks).size);
     // Marked stored, their rows removed from Redis.
     for (const id of ids) {
       expect(await redis.hexists(jobKey(id), 'aosRowsStored')).toBe(1);
       expect(await redis.exists(rowsKeyOf(prefix, id))).toBe(0);
     }
+  });
+
+  it('is not sent again when one of its jobs was marked stored (the block was stored whole)', async () => {
+    await svc.service.storage.client.command({ query: 'TRUNCATE TABLE spans' });
+    const { ids, blocks } = await storeAll();
+    const sentBefore = warnings.filter((w) => w.startsWith(SENT_AGAIN)).length;
+    // The crash came after the first job of each block was marked.
+    const marked = new Set(ids.map((id, i) => blocks.indexOf(blocks[i]!) === i ? i : -1).filter((i) => i >= 0));
+    await runJobs(() => requeueAsCrashed(ids, blocks, marked));
+    expect(warnings.filter((w) => w.startsWith(SENT_AGAIN)).length).toBe(sentBefore);
+    expect(await rawSpanCount(traceIds)).toBe(spans);
+    for (const id of ids) expect(await redis.exists(rowsKeyOf(prefix, id))).toBe(0);
   });
 
   it('stores a new batch with the same rows under other job ids', async () => {
