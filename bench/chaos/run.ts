@@ -9,12 +9,14 @@ import { SPANS_PER_EXPORT, startSender } from './sender.ts';
 // `npm run chaos -- <name>`: one fault during ingest, then one row of the fault table.
 // Settings: CHAOS_FAULT_SECONDS (180), CHAOS_EXPORT_INTERVAL_MS (1000: one 500-span export a
 // second, so a 3-minute fault holds ~90k spans, ~110 MB, in Redis), CHAOS_RECOVERY_SECONDS (300),
+// CHAOS_WARM_SECONDS (5: ingest before the fault; on a loaded machine the service's first
+// answer can take longer, and a fault then has no acked span at stake),
 // CHAOS_KEEP=1 to keep the run's directories (Redis's and the engine's data) for a look afterwards,
 // CHAOS_DEPLOYMENT=split to run the ingest, writer and query parts as processes of their own.
 const faultMs = Number(process.env.CHAOS_FAULT_SECONDS ?? 180) * 1000;
 const intervalMs = Number(process.env.CHAOS_EXPORT_INTERVAL_MS ?? 1000);
 const recoveryMs = Number(process.env.CHAOS_RECOVERY_SECONDS ?? 300) * 1000;
-const WARM_MS = 5000;
+const WARM_MS = Number(process.env.CHAOS_WARM_SECONDS ?? 5) * 1000;
 const deployment = (process.env.CHAOS_DEPLOYMENT ?? 'all-in-one') as Deployment;
 
 const HEADER = ['experiment', 'fault s', 'acked spans', 'stored (raw)', 'duplicated', 'missing', 'dead letters', 'recovery s', 'notes'];

@@ -48,28 +48,33 @@ export function prefixOf(queue: Queue<IngestJobPayload>): string {
 }
 
 /** The field set on a job's own hash, in the transaction that removes its rows, saying they were stored. */
-const ROWS_STORED_FIELD = 'aosRowsStored';
+export const ROWS_STORED_FIELD = 'aosRowsStored';
+
+/** The field on a job's own hash naming the insert block its rows went to last (insert-blocks.ts). */
+export const INSERT_BLOCK_FIELD = 'aosInsertBlock';
 
 /** BullMQ's key of a job's hash in the ingest queue. */
-function jobKeyOf(prefix: string, jobId: string): string {
+export function jobKeyOf(prefix: string, jobId: string): string {
   return `${prefix}:${INGEST_QUEUE}:${jobId}`;
 }
 
 /**
- * A job's rows as the writer finds them: the bytes; `stored` when an attempt before this one
- * stored them (and said so on the job); or `missing` when neither the rows nor that mark
- * are there (the key was evicted, flushed or removed by hand): the rows are lost, and
- * the job must not complete as if they had been stored.
+ * A job's rows as the writer finds them: the bytes, with the insert block an attempt before
+ * this one sent them in (null when none did; insert-blocks.ts); `stored` when an attempt
+ * before this one stored them (and said so on the job); or `missing` when neither the rows
+ * nor that mark are there (the key was evicted, flushed or removed by hand): the rows are
+ * lost, and the job must not complete as if they had been stored.
  */
-export type JobRows = Buffer | 'stored' | 'missing';
+export type JobRows = { rows: Buffer; block: string | null } | 'stored' | 'missing';
 
 /** Reads a job's rows, or what became of them, in one round trip. */
 export async function readJobRows(redis: Redis, prefix: string, jobId: string): Promise<JobRows> {
-  const replies = await redis.multi().getBuffer(rowsKeyOf(prefix, jobId)).hexists(jobKeyOf(prefix, jobId), ROWS_STORED_FIELD).exec();
+  const jobKey = jobKeyOf(prefix, jobId);
+  const replies = await redis.multi().getBuffer(rowsKeyOf(prefix, jobId)).hexists(jobKey, ROWS_STORED_FIELD).hget(jobKey, INSERT_BLOCK_FIELD).exec();
   if (!replies) throw new Error(`reading the rows of job ${jobId}: the transaction was discarded`);
-  const [[rowsErr, rows], [markErr, marked]] = replies as [[Error | null, Buffer | null], [Error | null, number]];
-  if (rowsErr || markErr) throw rowsErr ?? markErr;
-  if (rows !== null) return rows;
+  const [[rowsErr, rows], [markErr, marked], [blockErr, block]] = replies as [[Error | null, Buffer | null], [Error | null, number], [Error | null, string | null]];
+  if (rowsErr || markErr || blockErr) throw rowsErr ?? markErr ?? blockErr;
+  if (rows !== null) return { rows, block };
   return marked === 1 ? 'stored' : 'missing';
 }
 

@@ -44,9 +44,11 @@ export interface Storage {
   /**
    * Inserts pre-encoded rows (one text in `format`, or its UTF-8 bytes in parts that follow
    * each other) through the fastest path each engine has; `name` goes to a server as the
-   * insert's `log_comment` (see sql/query-name.ts).
+   * insert's `log_comment` (see sql/query-name.ts). With a `token`, the insert is
+   * `insert_deduplication_token`: the same rows sent again with the same token store
+   * nothing (on tables with a deduplication window, see migration 0019).
    */
-  insertRows(table: string, columns: readonly string[], format: RowFormat, body: RowsBody, name?: QueryName): Promise<void>;
+  insertRows(table: string, columns: readonly string[], format: RowFormat, body: RowsBody, name?: QueryName, token?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     cluster: undefined,
     durability: settings.durability,
     // `name` is left unused, as named() leaves it on the embedded engine.
-    insertRows: (table, columns, format, body) => fileInserts.insert(table, columns, format, body),
+    insertRows: (table, columns, format, body, _name, token) => fileInserts.insert(table, columns, format, body, token),
     close: () => {
       priority.stop();
       fileInserts.close();
@@ -150,13 +152,14 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     engine: 'server',
     cluster: settings.cluster,
     durability: settings.durability,
-    async insertRows(table, columns, format, body, name) {
+    async insertRows(table, columns, format, body, name, token) {
       if (body.length === 0) return;
+      const settings = token === undefined ? undefined : { insert_deduplication_token: token };
       const result = await client.exec({
         query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT ${format}`,
         // Parts are streamed one after the other, not joined first.
         values: Readable.from(typeof body === 'string' ? [body] : body),
-        ...(name === undefined ? {} : named({ engine: 'server' }, name)),
+        ...(name === undefined ? { clickhouse_settings: settings } : named({ engine: 'server' }, name, settings)),
       });
       result.stream.destroy();
     },

@@ -8,6 +8,10 @@ export interface EncodedBatch extends EncodedSpanBatch {
   projectId: string;
   /** When ingest received the export (for the writer's lag). */
   receivedAtMs: number;
+  /** The job, when its rows wait under a rows key (they can be read again from Redis). */
+  jobId?: string;
+  /** The insert block an earlier attempt sent the rows in (insert-blocks.ts). */
+  insertBlock?: string | null;
 }
 
 /** The payload of an ingest job in whichever shape it was queued; one of the wrong shape never succeeds, so it goes straight to the dead letters. */

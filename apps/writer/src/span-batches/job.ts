@@ -15,7 +15,7 @@ export interface SpanBatchJobOptions {
 }
 
 /** What follows a batch's rows once they are stored: its deployment ids, telemetry scores and the log-record join. */
-export type BatchFollowUp = Omit<EncodedBatch, 'chunk'>;
+export type BatchFollowUp = Omit<EncodedBatch, 'chunk' | 'jobId' | 'insertBlock'>;
 
 /**
  * Where a job's work is done (the thread that owns the storage connection), in two steps
@@ -36,8 +36,9 @@ export interface BatchStore {
  * job that finds the mark had its rows stored by an attempt before (one that died before
  * completing the job) and completes without storing them again; a job that finds neither
  * rows nor mark has lost its rows (evicted or removed behind the writer's back) and fails
- * for good as `rows missing`, never as completed. Jobs queued by older versions carry their
- * rows or the decoded export in their JSON.
+ * for good as `rows missing`, never as completed; a job whose rows an attempt before sent
+ * (and did not mark) sends them again as that attempt did (insert-blocks.ts). Jobs
+ * queued by older versions carry their rows or the decoded export in their JSON.
  */
 export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
   const encode = createSpanBatchEncoder({ prices: opts.prices, maxValueBytes: opts.maxValueBytes });
@@ -53,16 +54,16 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
     const jobId = String(job.id);
     // A job reads and removes only its own rows, whatever its data says.
     if (rowsKey !== rowsKeyOf(opts.prefix, jobId)) throw new UnrecoverableError(`invalid span batch payload: rowsKey is not the key of job ${job.id}`);
-    const rows = await readJobRows(opts.redis, opts.prefix, jobId);
-    if (rows === 'stored') {
+    const found = await readJobRows(opts.redis, opts.prefix, jobId);
+    if (found === 'stored') {
       opts.logger.warn('span batch already stored by an earlier attempt (the job is marked stored); finishing its follow-up', { jobId, spans: rowCount });
       await store.followUp({ ...rest, rows: rowCount });
       return { spans: 0 };
     }
-    if (rows === 'missing') {
+    if (found === 'missing') {
       throw new UnrecoverableError(`${ROWS_MISSING_PREFIX}: job ${jobId} has neither its rows (${rowsKey}) nor the mark that they were stored`);
     }
-    await storeOrSayRefused(store, { ...rest, chunk: rows, rows: rowCount });
+    await storeOrSayRefused(store, { ...rest, chunk: found.rows, rows: rowCount, jobId, insertBlock: found.block });
     await markJobRowsStored(opts.redis, opts.prefix, jobId);
     await store.followUp({ ...rest, rows: rowCount });
     return { spans: rowCount };

@@ -6,6 +6,7 @@ import type { JobOutcome, Metrics } from '@aos/metrics';
 import { INGEST_QUEUE, createRedisConnection, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
+import { createSpanInsertBlocks, type BlockItem } from './insert-blocks.ts';
 import { createSpanBatchJobRunner, type BatchStore } from './job.ts';
 import type { SpanLogJoin } from '../span-log-join.ts';
 import { startWriterThreads } from '../writer-threads/pool.ts';
@@ -37,12 +38,20 @@ export interface SpanBatchProcessor {
 export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatchProcessor {
   const { settings } = deps;
   const prices = loadPrices(settings.modelPricesFile); // fails fast on a bad price file
+  // This thread's own connection: the inserts' blocks are recorded on their jobs and marked stored here.
+  const redis = createRedisConnection(deps.redisUrl, deps.logger);
+  const blocks = createSpanInsertBlocks({
+    redis,
+    prefix: deps.prefix,
+    logger: deps.logger,
+    insert: (chunks, rows, token) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks, token)),
+  });
   // Items are the UTF-8 bytes of JSONCompactEachRow chunks, one per job, each standing for that job's rows.
-  const batcher = new InsertBatcher<Uint8Array>({
+  const batcher = new InsertBatcher<BlockItem>({
     maxRows: settings.batchMaxRows,
     maxWaitMs: settings.batchMaxWaitMs,
     maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
-    insert: (chunks, rows) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks)),
+    insert: (items, rows) => blocks.insert(items, rows),
     // Only rows the engine refused have a culprit among the block's jobs.
     isolates: (err) => !writeFailureWaits(err),
   });
@@ -50,7 +59,9 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   // Both ways of running the workers do a job's storage work here.
   const store: BatchStore = {
     async rows(batch) {
-      await batcher.add([batch.chunk], batch.rows);
+      // Rows an attempt before sent go again in the block they went in, unless that block is void.
+      const replayed = batch.jobId !== undefined && batch.insertBlock ? await blocks.replay(batch.jobId, batch.insertBlock) : false;
+      if (!replayed) await batcher.add([{ jobId: batch.jobId, chunk: batch.chunk }], batch.rows);
       deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
     },
     async followUp(batch) {
@@ -77,6 +88,7 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
       await batcher.flush();
       await closing;
       await batcher.flush();
+      await redis.quit();
     },
   };
 }

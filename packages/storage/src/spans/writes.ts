@@ -37,10 +37,12 @@ export function encodeSpanRows(rows: readonly SpanRow[]): string {
 }
 
 /**
- * Inserts blocks of encoded spans as one insert. Replaying the same rows is harmless:
- * the table collapses equal keys and every read uses FINAL.
+ * Inserts blocks of encoded spans as one insert. With a `token`, the same rows sent again
+ * with it store nothing (the writer's replay of a block, apps/writer/src/span-insert-blocks.ts);
+ * without one, replayed rows are stored again and collapse into their key on merges and
+ * in every read's FINAL.
  */
-export async function insertEncodedSpans(storage: Storage, rows: RowsBody): Promise<void> {
+export async function insertEncodedSpans(storage: Storage, rows: RowsBody, token?: string): Promise<void> {
   if (rows.length === 0) return;
-  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', rows, 'spans.write');
+  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', rows, 'spans.write', token);
 }
