@@ -118,6 +118,25 @@ describe('Strands Agents, default conventions', () => {
     });
   });
 
+  it('reads the TypeScript SDK’s answer blocks (tagged `type: "toolUse"`) and a tool span’s `json` result', () => {
+    // As @strands-agents/sdk 1.19 writes them (test/traces/libraries/strands.test.ts drives it).
+    const asked = event('gen_ai.choice', { finish_reason: 'toolUse', message: '[{"type":"toolUse","name":"get_weather","toolUseId":"call_1","input":{"city":"Paris"}}]' });
+    const call = rowOf(makeSpan({ name: 'chat', attributes: { ...common, 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini' }, events: [asked] }));
+    expect(JSON.parse(call.output_messages)[0].parts).toEqual([{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(call.output).toBe('get_weather({"city":"Paris"})');
+    const toolSpan = rowOf(
+      makeSpan({
+        name: 'execute_tool get_weather',
+        attributes: { ...common, 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_1' },
+        events: [
+          event('gen_ai.tool.message', { role: 'tool', content: '{"city":"Paris"}', id: 'call_1' }),
+          event('gen_ai.choice', { message: '[{"json":{"city":"Paris","forecast":"sunny"}}]', id: 'call_1' }),
+        ],
+      }),
+    );
+    expect(toolSpan).toMatchObject({ span_type: 'tool', tool_arguments: '{"city":"Paris"}', output: '{"city":"Paris","forecast":"sunny"}' });
+  });
+
   it('keeps a user’s text that is JSON but not content blocks as text', () => {
     const row = rowOf(
       makeSpan({
