@@ -2,7 +2,8 @@
  * Strands Agents (Python SDK, default conventions): GenAI semconv with the messages as span
  * events whose content is the JSON of Bedrock Converse content blocks, `gen_ai.system` /
  * `gen_ai.provider.name` naming the SDK itself. Shapes as its tracer
- * (`strands/telemetry/tracer.py`) emits them; the SDK has no Node.js release with telemetry.
+ * (`strands/telemetry/tracer.py`) emits them, and as the TypeScript SDK does where it differs
+ * (test/traces/libraries/strands.test.ts drives that one).
  */
 import { describe, expect, it } from 'vitest';
 import { makeSpan, rowOf } from '../test-fixtures.ts';
