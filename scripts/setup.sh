@@ -72,6 +72,8 @@ if [ "$mode" = test ]; then
   # package names it as an optional peer (chdb names Mastra and the AI SDK), so in the
   # service's own tree they would be installed, and warned about, for start as well.
   install_npm_packages test/traces/libraries all
+  # Mastra 0.24, which cannot share a tree with the Mastra 1.x above.
+  install_npm_packages test/traces/libraries-mastra-0.24 all
 else
   install_npm_packages . production
 fi

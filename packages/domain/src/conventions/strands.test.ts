@@ -2,7 +2,8 @@
  * Strands Agents (Python SDK, default conventions): GenAI semconv with the messages as span
  * events whose content is the JSON of Bedrock Converse content blocks, `gen_ai.system` /
  * `gen_ai.provider.name` naming the SDK itself. Shapes as its tracer
- * (`strands/telemetry/tracer.py`) emits them; the SDK has no Node.js release with telemetry.
+ * (`strands/telemetry/tracer.py`) emits them, and as the TypeScript SDK does where it differs
+ * (test/traces/libraries/strands.test.ts drives that one).
  */
 import { describe, expect, it } from 'vitest';
 import { makeSpan, rowOf } from '../test-fixtures.ts';
@@ -116,6 +117,25 @@ describe('Strands Agents, default conventions', () => {
       input: 'What is the capital of France?',
       output: 'The capital of France is Paris.\n',
     });
+  });
+
+  it('reads the TypeScript SDK’s answer blocks (tagged `type: "toolUse"`) and a tool span’s `json` result', () => {
+    // As @strands-agents/sdk 1.19 writes them (test/traces/libraries/strands.test.ts drives it).
+    const asked = event('gen_ai.choice', { finish_reason: 'toolUse', message: '[{"type":"toolUse","name":"get_weather","toolUseId":"call_1","input":{"city":"Paris"}}]' });
+    const call = rowOf(makeSpan({ name: 'chat', attributes: { ...common, 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini' }, events: [asked] }));
+    expect(JSON.parse(call.output_messages)[0].parts).toEqual([{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(call.output).toBe('get_weather({"city":"Paris"})');
+    const toolSpan = rowOf(
+      makeSpan({
+        name: 'execute_tool get_weather',
+        attributes: { ...common, 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_1' },
+        events: [
+          event('gen_ai.tool.message', { role: 'tool', content: '{"city":"Paris"}', id: 'call_1' }),
+          event('gen_ai.choice', { message: '[{"json":{"city":"Paris","forecast":"sunny"}}]', id: 'call_1' }),
+        ],
+      }),
+    );
+    expect(toolSpan).toMatchObject({ span_type: 'tool', tool_arguments: '{"city":"Paris"}', output: '{"city":"Paris","forecast":"sunny"}' });
   });
 
   it('keeps a user’s text that is JSON but not content blocks as text', () => {

@@ -114,6 +114,10 @@ function typedPart(p: Obj, type: string): MessagePart | undefined {
       return toolCallResponsePart(str(p['tool_use_id']), resultValue(p['content']));
     case 'function_call_output': // OpenAI Responses
       return toolCallResponsePart(str(p['call_id']), resultValue(p['output']));
+    case 'toolUse': // Strands Agents' TypeScript SDK: a Converse block flattened and tagged with its kind
+      return typeof p['name'] === 'string' ? toolCallPart(p['name'], str(p['toolUseId']), p['input']) : undefined;
+    case 'toolResult':
+      return toolCallResponsePart(str(p['toolUseId']), converseResult(p['content']));
     case 'image_url': {
       const image = p['image_url'];
       return mediaPart(isObject(image) ? image['url'] : image, undefined, 'image');
@@ -213,7 +217,7 @@ function geminiPart(p: Obj): MessagePart | undefined {
 
 /**
  * A Bedrock Converse content block, as Strands Agents sends its messages: `toolUse`,
- * `toolResult` (matched by `toolUseId`, its content blocks of `text` or `json`),
+ * `toolResult` (matched by `toolUseId`, its content blocks of `text` or `json`), `json`,
  * `reasoningContent`. Text blocks (`{"text":…}`) share Gemini's shape.
  */
 function converseBlock(p: Obj): MessagePart | undefined {
@@ -221,6 +225,9 @@ function converseBlock(p: Obj): MessagePart | undefined {
   if (isObject(use) && typeof use['name'] === 'string') return toolCallPart(use['name'], str(use['toolUseId']), use['input']);
   const result = p['toolResult'];
   if (isObject(result)) return toolCallResponsePart(str(result['toolUseId']), converseResult(result['content']));
+  // A tool's structured result (`{"json":…}`), as Strands' TypeScript SDK sends a tool span's
+  // output: the value as JSON text, as other conventions carry a tool's result.
+  if (Object.keys(p).length === 1 && 'json' in p) return textPart(JSON.stringify(p['json']));
   const reasoning = p['reasoningContent'];
   const text = isObject(reasoning) && isObject(reasoning['reasoningText']) ? str(reasoning['reasoningText']['text']) : undefined;
   return text === undefined ? undefined : { type: 'reasoning', content: text };
