@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { spanSearchConditions, type SpanSearchFilter } from '../spans/search.ts';
 import { traceColumnsFor } from '../traces/aggregate.ts';
 import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';

@@ -1,5 +1,5 @@
 import { apiMessages, apiParts, restoreAttributes, type ApiChatMessage, type ApiMessagePart } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';
 import { named } from '../sql/query-name.ts';

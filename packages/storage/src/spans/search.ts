@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';

@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { spanSummaryFromRow, type SpanSummary } from './span-summary.ts';
 import { TRACE_TEXT_SQL } from './aggregate.ts';
 import { SUMMARY_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
