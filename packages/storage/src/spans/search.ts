@@ -1,7 +1,7 @@
 import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
-import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';
+import { API_SPAN_SQL, apiSpanFromRow, type ApiSpan, type ApiSpanRow } from '../traces/api-span.ts';
 import { attributeValueSql } from '../sql/attribute-value.ts';
 
 /** Span search across traces: every field optional but the project and the window. */
@@ -32,7 +32,7 @@ export interface SpanSearchFilter {
   search?: string;
 }
 
-export interface SpanSearchResult extends SpanSummary {
+export interface SpanSearchResult extends ApiSpan {
   traceId: string;
   sessionId: string | null;
   userId: string | null;
@@ -109,7 +109,7 @@ export function spanSearchConditions(filter: SpanSearchFilter, params: Record<st
 
 /**
  * Spans matching the filter, newest first, keyset-paginated on (start time, trace id, span id).
- * Only summary columns are read for the rows returned: no input or output text.
+ * Only the API span's columns are read for the rows returned: no input or output text.
  */
 export async function searchSpans(
   storage: Storage,
@@ -126,7 +126,7 @@ export async function searchSpans(
   }
   const result = await storage.client.query({
     query: `
-      SELECT ${SPAN_SUMMARY_SQL}, trace_id, session_id, user_id
+      SELECT ${API_SPAN_SQL}, trace_id, session_id, user_id
       FROM spans FINAL
       WHERE ${conditions.join(' AND ')}
       ORDER BY start_time DESC, trace_id DESC, span_id DESC
@@ -135,11 +135,11 @@ export async function searchSpans(
     format: 'JSONEachRow',
     ...named(storage, 'spans.search'),
   });
-  const rows = await result.json<SpanSummaryRow & { trace_id: string; session_id: string; user_id: string }>();
+  const rows = await result.json<ApiSpanRow & { trace_id: string; session_id: string; user_id: string }>();
   const last = rows[page.limit - 1];
   return {
     spans: rows.slice(0, page.limit).map((row) => ({
-      ...spanSummaryFromRow(row),
+      ...apiSpanFromRow(row),
       traceId: row.trace_id,
       sessionId: row.session_id || null,
       userId: row.user_id || null,

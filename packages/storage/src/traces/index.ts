@@ -28,4 +28,4 @@ export { EXPORT_FORMATS, exportTraceRows, traceExportMinutes } from './export.ts
 export type { ExportFormat, ExportMinute, TraceExportColumn } from './export.ts';
 export { dropSupersededRollups, exactRollupHours, findDueRollupHours, rollUpHour } from './rollups.ts';
 export type { DueRollupHour, RolledUpHour } from './rollups.ts';
-export type { SpanSummary } from './span-summary.ts';
+export type { ApiSpan } from './api-span.ts';

@@ -6,7 +6,7 @@ import { nanosToIso } from '../sql/values.ts';
 // attributes and events) share it.
 
 /** The columns of a span shown in a trace's tree: name in the row → SQL expression. */
-export const SPAN_SUMMARY_COLUMNS = {
+export const API_SPAN_COLUMNS = {
   span_id: 'span_id',
   parent_span_id: 'parent_span_id',
   name: 'name',
@@ -32,13 +32,13 @@ export const SPAN_SUMMARY_COLUMNS = {
   time_to_first_token_ms: 'time_to_first_token_ms',
   quality_flags: 'quality_flags',
   masked_rules: 'masked_rules',
-} as const satisfies Record<keyof SpanSummaryRow, string>;
+} as const satisfies Record<keyof ApiSpanRow, string>;
 
-export const SPAN_SUMMARY_SQL = Object.entries(SPAN_SUMMARY_COLUMNS)
+export const API_SPAN_SQL = Object.entries(API_SPAN_COLUMNS)
   .map(([name, sql]) => (name === sql ? name : `${sql} AS ${name}`))
   .join(', ');
 
-export interface SpanSummaryRow {
+export interface ApiSpanRow {
   span_id: string;
   parent_span_id: string;
   name: string;
@@ -66,7 +66,7 @@ export interface SpanSummaryRow {
   masked_rules: string[];
 }
 
-export interface SpanSummary {
+export interface ApiSpan {
   spanId: string;
   parentSpanId: string | null;
   name: string;
@@ -95,7 +95,7 @@ export interface SpanSummary {
   maskedRules: string[];
 }
 
-export function spanSummaryFromRow(row: SpanSummaryRow): SpanSummary {
+export function apiSpanFromRow(row: ApiSpanRow): ApiSpan {
   return {
     spanId: row.span_id,
     parentSpanId: row.parent_span_id || null,
