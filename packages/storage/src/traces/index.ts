@@ -5,7 +5,7 @@ export { STORED_PREVIEW_CHARS } from './chosen.ts';
 export type { TraceCursor, TracePage, TracePageRequest, TraceSortField } from './list.ts';
 export type { TraceRecord } from './record.ts';
 export { getTraceWithSpans } from './detail.ts';
-export type { TraceFilter } from './filter.ts';
+export type { SpanFilter, SpanFilterFields, TraceFilter } from './filter.ts';
 export { summarizeTraces } from './summary.ts';
 export type { TraceSummary } from './summary.ts';
 export { GROUP_FIELDS, MEASURES, MEASURE_NAMES, groupByOf, groupSql, measureByName } from './measures.ts';
