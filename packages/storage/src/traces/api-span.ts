@@ -1,11 +1,12 @@
 import { roundCost } from '@aos/domain';
 import { nanosToIso } from '../sql/values.ts';
 
-// A span as a trace's tree shows it: the columns read, the row they make, and the shape the
-// API returns. Trace reads (detail, figures) and the span detail (which adds its texts,
-// attributes and events) share it.
+// A span as the API shows it: the columns read, the row they make, and the one mapping from
+// that row to the API's shape (apiSpanFromRow). A trace's tree (detail, figures), the span
+// detail (which adds its texts, attributes and events), span search and span export (which
+// add the trace, session, user and texts) all read a span through it.
 
-/** The columns of a span shown in a trace's tree: name in the row → SQL expression. */
+/** The columns of an API span: name in the row → SQL expression. */
 export const API_SPAN_COLUMNS = {
   span_id: 'span_id',
   parent_span_id: 'parent_span_id',
