@@ -1,4 +1,4 @@
-/** Traces: the filter every read shares, trace figures and rollups, lists, detail, summary, timeseries, flags, exports and the query language. */
+/** Traces: the filter of traces and spans every read shares, the span as the API shows it, trace figures and rollups, lists, detail, summary, timeseries, flags, exports and the query language. */
 export { TRACE_SORT_FIELDS, chooseTraces, isTraceCursor, listTraces } from './list.ts';
 export { TRACE_RECORD_FIELDS } from './record.ts';
 export { STORED_PREVIEW_CHARS } from './chosen.ts';
