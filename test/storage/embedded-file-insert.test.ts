@@ -7,7 +7,7 @@ import { loadPriceTable } from '@aos/domain';
 import { decodeJsonExport } from '@aos/otlp';
 import { SPAN_COLUMNS, insertSpanLogRecords, migrate, openStorage, type Storage } from '@aos/storage';
 import { encodeSpanBatch } from '@aos/storage/span-batch';
-import { insertFileDirectory, openFileInserts } from '../../packages/storage/src/embedded-file-insert.ts';
+import { insertFileDirectory, openFileInserts } from '../../packages/storage/src/client/embedded-file-insert.ts';
 import { agentTraces, traceHex, type ChildSpan } from '../support/agent-traces.ts';
 import { storageSettingsForTest } from '../support/storage.ts';
 

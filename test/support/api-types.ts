@@ -19,14 +19,14 @@ import type {
   MonitorEvent,
   ScoreRecord,
   SpanDetail,
-  SpanSummary,
+  ApiSpan,
   TimeseriesSeries,
   TraceRecord,
   TraceSummary,
   TraceView,
 } from '@aos/storage';
 
-export type { BackfillRecord, EvaluatorTemplate, EvaluatorView, ModelTemplate, ExportRecord, Finding, MonitorEvent, MonitorView, VariableDefinition, ScoreRecord, SpanDetail, SpanSummary, TraceRecord, TraceSummary, TraceView };
+export type { BackfillRecord, EvaluatorTemplate, EvaluatorView, ModelTemplate, ExportRecord, Finding, MonitorEvent, MonitorView, VariableDefinition, ScoreRecord, SpanDetail, ApiSpan, TraceRecord, TraceSummary, TraceView };
 
 /** The one error shape. */
 export interface ErrorBody {
@@ -38,7 +38,7 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export type SpanNode = SpanSummary & { children: SpanNode[] };
+export type SpanNode = ApiSpan & { children: SpanNode[] };
 export type TraceDetail = TraceRecord & {
   projectId: string;
   spans: SpanNode[];
@@ -51,7 +51,7 @@ export type TraceDetail = TraceRecord & {
 export type TraceListItem = TraceRecord & { flags: string[] | null };
 
 /** A row of GET /traces/spans: the span and the trace it belongs to. */
-export type SpanListItem = SpanSummary & { traceId: string };
+export type SpanListItem = ApiSpan & { traceId: string };
 
 export interface SessionListItem {
   sessionId: string;

@@ -2,13 +2,12 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@aos/log';
-import { ApiError, apiErrorHandler, apiNotFound } from './errors.ts';
+import { ApiError, apiErrorHandler, useApiErrors } from './errors.ts';
 
 const SECRET = 'connection to 10.0.0.5 failed: password=hunter2';
 
 const app = new Hono();
-app.onError(apiErrorHandler(silentLogger));
-app.notFound(apiNotFound);
+useApiErrors(app, silentLogger);
 app.get('/api-error', () => {
   throw new ApiError('rate_limited', 'slow down', [{ field: 'limit', message: 'too many' }], { 'retry-after': '5' });
 });

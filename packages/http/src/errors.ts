@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import type { Context, Env, ErrorHandler, Hono, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '@aos/log';
@@ -90,5 +90,14 @@ export function apiErrorHandler(logger: Logger): ErrorHandler {
   };
 }
 
-export const apiNotFound: NotFoundHandler = (c) =>
+const apiNotFound: NotFoundHandler = (c) =>
   c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`, requestIdOf(c)), 404);
+
+/**
+ * Every app answers errors and unknown routes with the API's error envelope: the service
+ * app each process starts from (@aos/metrics' createServiceApp) and any app a test builds.
+ */
+export function useApiErrors<E extends Env>(app: Hono<E>, logger: Logger): void {
+  app.onError(apiErrorHandler(logger));
+  app.notFound(apiNotFound);
+}

@@ -1,4 +1,4 @@
-export { ApiError, ERROR_CODES, apiErrorHandler, apiNotFound, errorBody, requestIdOf } from './errors.ts';
+export { ApiError, ERROR_CODES, apiErrorHandler, errorBody, requestIdOf, useApiErrors } from './errors.ts';
 export type { ErrorCode, ErrorDetail } from './errors.ts';
 export { issuesToDetails, parseOrThrow, queryParams } from './validation.ts';
 export { API_KEY_HEADER, authenticate, checkApiKey, createKeyAuthenticator, keyAllows, projectFor, requireKey } from './auth.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ApiError, apiErrorHandler, apiNotFound } from '@aos/http';
+import { ApiError, useApiErrors } from '@aos/http';
 import type { Logger } from '@aos/log';
 import { httpMetrics } from './http-metrics.ts';
 import type { Metrics } from './metrics.ts';
@@ -49,7 +49,6 @@ export function createServiceApp(ops: Operations, logger: Logger): Hono {
   const app = new Hono();
   app.use(httpMetrics(ops.metrics));
   app.route('/', operationsRoutes(ops.metrics, ops.readiness));
-  app.onError(apiErrorHandler(logger));
-  app.notFound(apiNotFound);
+  useApiErrors(app, logger);
   return app;
 }

@@ -1,8 +1,8 @@
 // The storage package: one line per domain folder; each folder's index names what it offers.
-export * from './client.ts';
-export { RowsRefusedError, clickhouseCodeOf, rowsRefusal, writeFailureWaits, type RefusalCategory } from './insert-refusal.ts';
-export { nicenessOf } from './engine-thread-priority.ts';
-export { budgetExceeded, budgetedStorage, runWithBudget, type QueryBudget } from './sql/budget.ts';
+export * from './client/client.ts';
+export { RowsRefusedError, clickhouseCodeOf, rowsRefusal, writeFailureWaits, type RefusalCategory } from './client/insert-refusal.ts';
+export { nicenessOf } from './client/engine-thread-priority.ts';
+export { budgetExceeded, budgetedStorage, runWithBudget, type QueryBudget } from './client/budget.ts';
 export { migrate, loadMigrations, pendingMigrations, splitStatements } from './migrations.ts';
 export * from './traces/index.ts';
 export * from './spans/index.ts';

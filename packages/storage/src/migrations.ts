@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Storage } from './client.ts';
+import type { Storage } from './client/client.ts';
 
 const MIGRATIONS_ROOT = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));
 

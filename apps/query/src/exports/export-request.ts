@@ -14,7 +14,7 @@ import {
   type Storage,
   type TraceFilter,
 } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilterCheckingDimensions } from '../filters/trace-filter.ts';
 import { planExportSlices, type SliceBudget } from './export-slices.ts';
 import type { ExportEncoding } from './export-format.ts';
 import { exportBody, type EncodedChunk, type ExportOutcome } from './export-stream.ts';
@@ -57,7 +57,7 @@ export async function exportResponse(
 ): Promise<Response> {
   const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'format'], repeated: TRACE_FILTER_REPEATED_PARAMS });
   const { format } = parseOrThrow(exportParamsSchema, 'format' in query ? { format: query.format } : {}, 'export');
-  const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
+  const filter = await parseTraceFilterCheckingDimensions(query, c.var.apiKey, deps.storage);
   const record = await recordExport(deps.storage, { projectId: filter.projectId, keyId: c.var.apiKey.id, kind, format, filter });
   const { body, headers } = await exportBody({
     logger: deps.logger,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { parseOrThrow, projectFor } from '@aos/http';
 import { SPAN_QUALITY_FLAGS, SPAN_TYPES, TRACE_TREE_QUALITY_FLAGS } from '@aos/domain';
-import type { ApiKeyRecord, SpanSearchFilter } from '@aos/storage';
+import type { ApiKeyRecord, SpanFilter } from '@aos/storage';
 import { definedOnly } from './defined-only.ts';
 import { numberParam } from './number.ts';
 import { readWindow, timeParam } from './time.ts';
@@ -44,7 +44,7 @@ export const spanFilterSchema = v.object({
 });
 
 /** Parses the span filter, scoped to the key's project; `what` names it in errors. */
-export function parseSpanSearchFilter(query: Record<string, unknown>, key: ApiKeyRecord, what = 'span search', now = Date.now()): SpanSearchFilter {
+export function parseSpanFilter(query: Record<string, unknown>, key: ApiKeyRecord, what = 'span search', now = Date.now()): SpanFilter {
   const names = [...SPAN_FILTER_PARAMS, ...SPAN_FILTER_REPEATED_PARAMS];
   const picked = Object.fromEntries(names.filter((k) => k in query).map((k) => [k, query[k]]));
   const parsed = parseOrThrow(spanFilterSchema, picked, what);

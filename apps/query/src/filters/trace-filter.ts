@@ -9,7 +9,7 @@ import {
 } from '@aos/storage';
 import { ApiError, parseOrThrow, projectFor } from '@aos/http';
 import { definedOnly } from './defined-only.ts';
-import { ensureDimensionKeys } from './dimension-keys.ts';
+import { ensureDimensionKeys } from './known-dimensions.ts';
 import { numberParam } from './number.ts';
 import { readWindow, timeParam } from './time.ts';
 
@@ -106,7 +106,11 @@ export function savedFilterFields(
  * parseTraceFilter, then checks what only storage knows: a `dim` key must be one of the
  * project's dimensions (anything else would match nothing, silently).
  */
-export async function readTraceFilter(query: Record<string, unknown>, key: ApiKeyRecord, storage: Storage): Promise<TraceFilter> {
+export async function parseTraceFilterCheckingDimensions(
+  query: Record<string, unknown>,
+  key: ApiKeyRecord,
+  storage: Storage,
+): Promise<TraceFilter> {
   const filter = parseTraceFilter(query, key);
   await ensureDimensionKeys(storage, filter.projectId, filter.dimensions?.map((d) => d.key) ?? [], 'dim');
   return filter;

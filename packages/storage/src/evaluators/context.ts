@@ -1,5 +1,5 @@
 import { restoreAttributes } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import type { EvaluationItem } from './items.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';

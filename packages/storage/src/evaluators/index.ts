@@ -10,7 +10,7 @@ export {
 } from './definitions.ts';
 export type { EvaluatorWrite, StoredEvaluator } from './definitions.ts';
 export { countEvaluationItems, evaluationItemKey, listEvaluationItems } from './items.ts';
-export type { EvaluationItem, EvaluationTarget, ItemSelection, SpanFilterFields } from './items.ts';
+export type { EvaluationItem, EvaluationTarget, ItemSelection } from './items.ts';
 export { loadEvaluationContext } from './context.ts';
 export type { ContextSpan, ContextTrace, EvaluationContext } from './context.ts';
 export {

@@ -1,12 +1,11 @@
-import type { Storage } from '../client.ts';
-import { spanSearchConditions, type SpanSearchFilter } from '../spans/search.ts';
+import type { Storage } from '../client/client.ts';
 import { traceColumnsFor } from '../traces/aggregate.ts';
-import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
+import { spanFilterConditions, traceFilterSql, type SpanFilter, type SpanFilterFields, type TraceFilter } from '../traces/filter.ts';
 import { named } from '../sql/query-name.ts';
 
 /**
  * The items an evaluator judges, selected with the one trace filter (traceFilterSql) and,
- * for span evaluators, the span search's conditions. Items are ordered by a string key
+ * for span evaluators, a span filter (spanFilterConditions). Items are ordered by a string key
  * (trace id, trace id/span id, or session id) so chunks of a backfill follow a keyset
  * cursor, and sampling is a hash of (evaluator, key): the same item is always in or out.
  */
@@ -18,13 +17,11 @@ export interface EvaluationItem {
   sessionId: string | null;
 }
 
-/** The span search fields an evaluator's span filter may set; project and window come from the trace filter. */
-export type SpanFilterFields = Omit<SpanSearchFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>;
-
 export interface ItemSelection {
   target: EvaluationTarget;
   /** Project, window (trace start) and the evaluator's trace filter. */
   filter: TraceFilter;
+  /** The span filter's fields; project and window come from the trace filter. */
   spanFilter?: SpanFilterFields;
   /** Keep a share of the items, chosen by a hash of the evaluator id and the item key. */
   sampling?: { evaluatorId: string; rate: number };
@@ -54,13 +51,13 @@ function itemsSql(selection: ItemSelection, params: Record<string, unknown>, aft
   if (selection.target === 'trace') {
     inner = `SELECT trace_id AS item_key, trace_id AS item_trace, '' AS item_span, '' AS item_session FROM (${matching})`;
   } else if (selection.target === 'span') {
-    const spanFilter: SpanSearchFilter = {
+    const spanFilter: SpanFilter = {
       ...selection.spanFilter,
       projectId: selection.filter.projectId,
       startTimeMs: selection.filter.startTimeMs,
       endTimeMs: selection.filter.endTimeMs,
     };
-    const conditions = spanSearchConditions(spanFilter, params, 'sf_');
+    const conditions = spanFilterConditions(spanFilter, params, 'sf_');
     inner = `
       SELECT concat(trace_id, '/', span_id) AS item_key, trace_id AS item_trace, span_id AS item_span, '' AS item_session
       FROM spans FINAL

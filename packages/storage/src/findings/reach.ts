@@ -1,5 +1,5 @@
 import { roundCost } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { TRACE_COST_SQL } from '../traces/aggregate.ts';
 import { named } from '../sql/query-name.ts';
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { FINDING_SEVERITIES, type FindingSeverity, type RiskAssessment } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { keyedSerializer } from '../sql/keyed-serializer.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';

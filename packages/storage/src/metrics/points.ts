@@ -1,6 +1,6 @@
 import { genAiMetricAttributes } from '@aos/domain';
 import type { MetricPointRecord } from '@aos/otlp';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 
 const POINT_COLUMNS = [

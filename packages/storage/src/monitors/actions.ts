@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { saveMonitor, type StoredMonitor } from './definitions.ts';
 import { monitorEventId, readGroupStates, writeAcknowledgements, writeMonitorEvents, type MonitorEvent } from './states.ts';
 

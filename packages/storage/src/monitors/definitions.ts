@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FindingSeverity, MonitorCondition, TraceFlag } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import type { GroupName, MeasureName } from '../traces/measures.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import type { TraceFilter } from '../traces/filter.ts';

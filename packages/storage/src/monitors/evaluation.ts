@@ -1,5 +1,5 @@
 import { judgeValue, thresholdFor, type MonitorState } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { raiseFinding } from '../findings/records.ts';
 import { groupByOf, measureByName } from '../traces/measures.ts';
 import { queryMeasureValues, sampleTraceIds } from './values.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MonitorState } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { named } from '../sql/query-name.ts';

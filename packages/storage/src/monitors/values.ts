@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { groupSql, measureByName, measureValue, type GroupBy, type MeasureName } from '../traces/measures.ts';
 import { measureSource } from '../traces/timeseries.ts';
 import type { TraceFilter } from '../traces/filter.ts';

@@ -1,5 +1,5 @@
 import { METADATA_JSON_ATTRIBUTE, METADATA_PREFIXES } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 

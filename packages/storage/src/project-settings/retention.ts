@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 

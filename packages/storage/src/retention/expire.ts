@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { msToDateTimeParam } from '../sql/values.ts';

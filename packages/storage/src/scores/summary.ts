@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { targetCondition, type ScoreTarget } from './records.ts';
 import { conditionsNeedTexts } from '../traces/aggregate.ts';
 import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';

@@ -1,5 +1,5 @@
 import type { TelemetryScore } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { writeScoreVersions, type ScoreRecord } from './records.ts';
 
 /**

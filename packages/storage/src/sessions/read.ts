@@ -1,5 +1,5 @@
 import { roundCost } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { listScores, type ScoreRecord } from '../scores/records.ts';
 import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';

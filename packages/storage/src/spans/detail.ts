@@ -1,10 +1,10 @@
 import { apiMessages, apiParts, restoreAttributes, type ApiChatMessage, type ApiMessagePart } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { nanosToIso } from '../sql/values.ts';
-import { SPAN_SUMMARY_SQL, spanSummaryFromRow, type SpanSummary, type SpanSummaryRow } from '../traces/span-summary.ts';
+import { API_SPAN_SQL, apiSpanFromRow, type ApiSpan, type ApiSpanRow } from '../traces/api-span.ts';
 import { named } from '../sql/query-name.ts';
 
-interface SpanDetailRow extends SpanSummaryRow {
+interface SpanDetailRow extends ApiSpanRow {
   trace_id: string;
   environment: string;
   platform: string;
@@ -34,7 +34,7 @@ export interface SpanEvent {
   attributes: Record<string, unknown>;
 }
 
-export interface SpanDetail extends SpanSummary {
+export interface SpanDetail extends ApiSpan {
   traceId: string;
   environment: string | null;
   platform: string | null;
@@ -69,7 +69,7 @@ export async function getSpanDetail(
 ): Promise<SpanDetail | null> {
   const result = await storage.client.query({
     query: `
-      SELECT ${SPAN_SUMMARY_SQL},
+      SELECT ${API_SPAN_SQL},
         trace_id, environment, platform, scope_name, scope_version, input, output,
         input_messages, output_messages, system_instructions, session_id, user_id,
         tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, dimensions, events, links,
@@ -86,10 +86,10 @@ export async function getSpanDetail(
   });
   const [row] = await result.json<SpanDetailRow>();
   if (!row) return null;
-  const summary = spanSummaryFromRow(row);
-  if (!row.parent_found) summary.qualityFlags = [...summary.qualityFlags, 'parent_missing'];
+  const span = apiSpanFromRow(row);
+  if (!row.parent_found) span.qualityFlags = [...span.qualityFlags, 'parent_missing'];
   return {
-    ...summary,
+    ...span,
     traceId: row.trace_id,
     environment: row.environment || null,
     platform: row.platform || null,

@@ -1,32 +1,17 @@
-import { roundCost } from '@aos/domain';
-import type { Storage } from '../client.ts';
-import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
+import type { Storage } from '../client/client.ts';
+import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import { API_SPAN_SQL, apiSpanFromRow, type ApiSpan, type ApiSpanRow } from '../traces/api-span.ts';
 import { TRACE_SPAN_MARGIN_MS, type TraceFilter } from '../traces/filter.ts';
 
-/** A span as exports write it: the columns of the span export, no attributes. */
-export interface SpanExportRow {
+/**
+ * A span as exports write it: the API span (one mapping with the trace tree and the span
+ * detail) with its trace, session, user and texts. The export's columns pick from it.
+ */
+export interface SpanExportRow extends ApiSpan {
   traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
-  name: string;
-  type: string;
-  kind: string;
-  startTime: string;
-  endTime: string;
-  durationMs: number;
-  status: string;
-  statusMessage: string;
-  model: string | null;
-  provider: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  cost: number;
-  toolName: string | null;
   sessionId: string | null;
   userId: string | null;
-  qualityFlags: string[];
   input: string;
   output: string;
 }
@@ -44,28 +29,10 @@ export interface SpanExportPage {
   next: SpanExportCursor | null;
 }
 
-interface SpanExportSqlRow {
+interface SpanExportSqlRow extends ApiSpanRow {
   trace_id: string;
-  span_id: string;
-  parent_span_id: string;
-  name: string;
-  span_type: string;
-  kind: string;
-  start_ns: string;
-  end_ns: string;
-  duration_ms: number;
-  status: string;
-  status_message: string;
-  model: string;
-  provider: string;
-  input_tokens: string;
-  output_tokens: string;
-  total_tokens: string;
-  cost: number;
-  tool_name: string;
   session_id: string;
   user_id: string;
-  quality_flags: string[];
   input: string;
   output: string;
 }
@@ -103,12 +70,7 @@ export async function listExportSpans(
   }
   const result = await storage.client.query({
     query: `
-      SELECT trace_id, span_id, parent_span_id, name, span_type, kind,
-        toString(toUnixTimestamp64Nano(start_time)) AS start_ns,
-        toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
-        duration_ms, status, status_message, model, provider,
-        input_tokens, output_tokens, total_tokens, cost, tool_name,
-        session_id, user_id, quality_flags, input, output
+      SELECT ${API_SPAN_SQL}, trace_id, session_id, user_id, input, output
       FROM spans FINAL
       WHERE ${conditions.join(' AND ')}
       ORDER BY start_time, trace_id, span_id
@@ -127,27 +89,10 @@ export async function listExportSpans(
 
 function spanExportRowFromSql(row: SpanExportSqlRow): SpanExportRow {
   return {
+    ...apiSpanFromRow(row),
     traceId: row.trace_id,
-    spanId: row.span_id,
-    parentSpanId: row.parent_span_id || null,
-    name: row.name,
-    type: row.span_type,
-    kind: row.kind,
-    startTime: nanosToIso(row.start_ns),
-    endTime: nanosToIso(row.end_ns),
-    durationMs: row.duration_ms,
-    status: row.status,
-    statusMessage: row.status_message,
-    model: row.model || null,
-    provider: row.provider || null,
-    inputTokens: Number(row.input_tokens),
-    outputTokens: Number(row.output_tokens),
-    totalTokens: Number(row.total_tokens),
-    cost: roundCost(row.cost),
-    toolName: row.tool_name || null,
     sessionId: row.session_id || null,
     userId: row.user_id || null,
-    qualityFlags: row.quality_flags,
     input: row.input,
     output: row.output,
   };

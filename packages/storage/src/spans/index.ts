@@ -5,7 +5,7 @@ export { getSpanDetail } from './detail.ts';
 export type { SpanDetail, SpanEvent } from './detail.ts';
 export { knownDeployments, registerDeployments } from './deployments.ts';
 export { searchSpans } from './search.ts';
-export type { SpanSearchFilter, SpanSearchPage, SpanSearchResult } from './search.ts';
+export type { SpanSearchPage, SpanSearchResult } from './search.ts';
 export { listExportSpans } from './export.ts';
 export type { SpanExportCursor, SpanExportPage, SpanExportRow } from './export.ts';
 export { insertSpanLogRecords, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords } from './log-records.ts';

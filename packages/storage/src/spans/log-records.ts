@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SpanEventRecord, SpanRow } from '@aos/domain';
 import type { SpanLogRecord } from '@aos/otlp';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { SPAN_COLUMNS } from './writes.ts';

@@ -1,5 +1,5 @@
 import type { SpanRow } from '@aos/domain';
-import type { RowsBody, Storage } from '../client.ts';
+import type { RowsBody, Storage } from '../client/client.ts';
 
 /**
  * The columns of `spans` in the order rows are encoded. Rows go to the engine as

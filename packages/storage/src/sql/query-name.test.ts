@@ -20,7 +20,7 @@ describe('named', () => {
 
 const SRC = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /** Not named: the client's own bootstrap statements and the migration runner. */
-const UNNAMED_FILES = new Set(['client.ts', 'migrations.ts']);
+const UNNAMED_FILES = new Set([path.join('client', 'client.ts'), 'migrations.ts']);
 // `storage.client` may end a line and `.query(` start the next.
 const CALL = /\bclient\s*\.(?:query|command|exec|insert)\(|\binsertRows\(/g;
 const NAME = /^[a-z-]+(\.[a-z-]+)+$/;

@@ -1,7 +1,7 @@
-import type { Storage } from '../client.ts';
-import { spanSummaryFromRow, type SpanSummary } from './span-summary.ts';
+import type { Storage } from '../client/client.ts';
+import { apiSpanFromRow, type ApiSpan } from './api-span.ts';
 import { TRACE_TEXT_SQL } from './aggregate.ts';
-import { SUMMARY_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
+import { API_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';
 import type { TraceRecord } from './record.ts';
 import { named } from '../sql/query-name.ts';
@@ -17,12 +17,12 @@ export async function getTraceWithSpans(
   storage: Storage,
   projectId: string,
   traceId: string,
-): Promise<{ trace: TraceRecord; spans: SpanSummary[]; flags: JudgedFlags } | null> {
+): Promise<{ trace: TraceRecord; spans: ApiSpan[]; flags: JudgedFlags } | null> {
   // PREWHERE before FINAL holds for key columns (see rows.ts).
   const result = await storage.client.query({
     query: `
       SELECT ${TRACE_TEXT_SQL},
-        ${SUMMARY_SPAN_TUPLES.sql} AS trace_span_rows,
+        ${API_SPAN_TUPLES.sql} AS trace_span_rows,
         ${TRACE_FLAGS_OF_TRACE_SQL} AS trace_flag_rows
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
@@ -33,10 +33,10 @@ export async function getTraceWithSpans(
   });
   const [row] = await result.json<{ trace_input: string; trace_output: string; trace_span_rows: unknown[][]; trace_flag_rows: Array<[string[], string]> }>();
   if (!row) return null;
-  const spanRows = row.trace_span_rows.map(SUMMARY_SPAN_TUPLES.rowOf);
+  const spanRows = row.trace_span_rows.map(API_SPAN_TUPLES.rowOf);
   return {
     trace: { ...traceFiguresOfSpans(traceId, spanRows), input: row.trace_input, output: row.trace_output },
-    spans: spanRows.map(spanSummaryFromRow),
+    spans: spanRows.map(apiSpanFromRow),
     flags: judgedFlags(row.trace_flag_rows),
   };
 }

@@ -1,14 +1,14 @@
 import { distinctModels, roundCost } from '@aos/domain';
 import { positionalRows } from '../sql/positional-rows.ts';
 import { nanosToIso } from '../sql/values.ts';
-import { SPAN_SUMMARY_COLUMNS, type SpanSummaryRow } from './span-summary.ts';
+import { API_SPAN_COLUMNS, type ApiSpanRow } from './api-span.ts';
 import { MODEL_SPAN_TYPES } from './aggregate.ts';
 import type { TraceRecord } from './record.ts';
 
-/** What the figures read of a span: part of its summary row, and the trace-level values it carries. */
+/** What the figures read of a span: part of its API span row, and the trace-level values it carries. */
 export interface FigureSpanRow
   extends Pick<
-    SpanSummaryRow,
+    ApiSpanRow,
     | 'parent_span_id' | 'name' | 'span_type' | 'start_ns' | 'end_ns' | 'status' | 'service_name' | 'model' | 'input_tokens'
     | 'output_tokens' | 'total_tokens' | 'cached_input_tokens' | 'reasoning_tokens' | 'cost' | 'quality_flags' | 'masked_rules'
   > {
@@ -18,24 +18,24 @@ export interface FigureSpanRow
   platform: string;
 }
 
-/** The columns of FigureSpanRow: row field → SQL expression (a summary field's as the summary reads it). */
+/** The columns of FigureSpanRow: row field → SQL expression (an API span field's as the API span reads it). */
 const FIGURE_SPAN_COLUMNS = {
-  parent_span_id: SPAN_SUMMARY_COLUMNS.parent_span_id,
-  name: SPAN_SUMMARY_COLUMNS.name,
-  span_type: SPAN_SUMMARY_COLUMNS.span_type,
-  start_ns: SPAN_SUMMARY_COLUMNS.start_ns,
-  end_ns: SPAN_SUMMARY_COLUMNS.end_ns,
-  status: SPAN_SUMMARY_COLUMNS.status,
-  service_name: SPAN_SUMMARY_COLUMNS.service_name,
-  model: SPAN_SUMMARY_COLUMNS.model,
-  input_tokens: SPAN_SUMMARY_COLUMNS.input_tokens,
-  output_tokens: SPAN_SUMMARY_COLUMNS.output_tokens,
-  total_tokens: SPAN_SUMMARY_COLUMNS.total_tokens,
-  cached_input_tokens: SPAN_SUMMARY_COLUMNS.cached_input_tokens,
-  reasoning_tokens: SPAN_SUMMARY_COLUMNS.reasoning_tokens,
-  cost: SPAN_SUMMARY_COLUMNS.cost,
-  quality_flags: SPAN_SUMMARY_COLUMNS.quality_flags,
-  masked_rules: SPAN_SUMMARY_COLUMNS.masked_rules,
+  parent_span_id: API_SPAN_COLUMNS.parent_span_id,
+  name: API_SPAN_COLUMNS.name,
+  span_type: API_SPAN_COLUMNS.span_type,
+  start_ns: API_SPAN_COLUMNS.start_ns,
+  end_ns: API_SPAN_COLUMNS.end_ns,
+  status: API_SPAN_COLUMNS.status,
+  service_name: API_SPAN_COLUMNS.service_name,
+  model: API_SPAN_COLUMNS.model,
+  input_tokens: API_SPAN_COLUMNS.input_tokens,
+  output_tokens: API_SPAN_COLUMNS.output_tokens,
+  total_tokens: API_SPAN_COLUMNS.total_tokens,
+  cached_input_tokens: API_SPAN_COLUMNS.cached_input_tokens,
+  reasoning_tokens: API_SPAN_COLUMNS.reasoning_tokens,
+  cost: API_SPAN_COLUMNS.cost,
+  quality_flags: API_SPAN_COLUMNS.quality_flags,
+  masked_rules: API_SPAN_COLUMNS.masked_rules,
   session_id: 'session_id',
   user_id: 'user_id',
   environment: 'environment',
@@ -62,7 +62,7 @@ function spanTuples<Row extends { start_ns: string }>(columns: Record<keyof Row 
 export const FIGURE_SPAN_TUPLES = spanTuples<FigureSpanRow>(FIGURE_SPAN_COLUMNS);
 
 /** The spans as the figures and a trace's tree read them. */
-export const SUMMARY_SPAN_TUPLES = spanTuples<FigureSpanRow & SpanSummaryRow>({ ...SPAN_SUMMARY_COLUMNS, ...FIGURE_SPAN_COLUMNS });
+export const API_SPAN_TUPLES = spanTuples<FigureSpanRow & ApiSpanRow>({ ...API_SPAN_COLUMNS, ...FIGURE_SPAN_COLUMNS });
 
 const MODEL_SPAN = new Set<string>(MODEL_SPAN_TYPES);
 

@@ -1,34 +1,69 @@
 import type { TraceFlag } from '@aos/domain';
 import { compileTraceQuery } from './query-language/index.ts';
 import { msToDateTimeParam as msToParam } from '../sql/values.ts';
+import { attributeValueSql } from '../sql/attribute-value.ts';
 
 /**
- * The trace filter model and its translation to SQL. Every endpoint that takes
- * "a filter" goes through `traceFilterSql`, so a new filter is added here once.
+ * The filter model of traces and spans and its one translation to SQL. Conditions on a
+ * span's fields are written once, in spanFieldConditions: a span filter applies them to the
+ * spans themselves, a trace filter to "the trace has a span with …". Every endpoint that
+ * takes "a filter" goes through traceFilterSql or spanFilterConditions, so a filter is added
+ * here once. A trace is in the window when its first span starts in it; a span when it does.
  */
 
-export interface TraceFilter {
+/** The window every filter has: a project and a start-time range, milliseconds since the epoch. */
+export interface FilterWindow {
   projectId: string;
-  /** Milliseconds since the epoch; a trace is in the window when its first span starts in it. */
   startTimeMs: number;
   endTimeMs: number;
+}
+
+/**
+ * What a span is filtered on: the span search's fields, an evaluator's span filter. The
+ * span-level part of a trace filter is a subset of these (TraceSpanFields).
+ */
+export interface SpanFilterFields {
+  name?: string;
+  type?: string;
+  kind?: string;
+  status?: 'ok' | 'error' | 'unset';
+  model?: string;
+  provider?: string;
+  tool?: string;
+  traceId?: string;
+  sessionId?: string;
+  userId?: string;
+  platform?: string;
+  minDurationMs?: number;
+  maxDurationMs?: number;
+  minCost?: number;
+  maxCost?: number;
+  /** Spans carrying every one of these data-quality flags. */
+  qualityFlags?: string[];
+  /** Span attributes that must equal the given values (promoted values included). */
+  attributes?: Array<{ key: string; value: string }>;
+  /** The span's dimension `key` has this value (every pair must match). */
+  dimensions?: { key: string; value: string }[];
+  /** Case-insensitive text in the span's name, input or output. */
+  search?: string;
+}
+
+/** A span filter: spans of the project that start in the window and match every field. */
+export type SpanFilter = FilterWindow & SpanFilterFields;
+
+/** The span fields a trace filter takes: a trace matches when it has a span with each. */
+type TraceSpanFields = Pick<SpanFilterFields, 'sessionId' | 'userId' | 'platform' | 'search' | 'dimensions'>;
+
+export interface TraceFilter extends FilterWindow, TraceSpanFields {
   /** Traces with a score of this name (on the trace or one of its spans), optionally bounded or labelled. */
   score?: { name: string; min?: number; max?: number; label?: string };
   environment?: string;
   /** The trace's status: error when any span failed, else ok when any span said ok, else unset. */
   status?: 'ok' | 'error' | 'unset';
-  /** Traces with a span of this session / user / platform. */
-  sessionId?: string;
-  userId?: string;
-  platform?: string;
-  /** Case-insensitive text in a span name, input or output of the trace. */
-  search?: string;
   /** Traces carrying every one of these flags (computed once a trace goes quiet; see trace_flags). */
   flags?: TraceFlag[];
   /** Only traces carrying at least one trace flag. */
   flaggedOnly?: boolean;
-  /** Traces with a span whose dimension `key` has this value (every pair must match). */
-  dimensions?: { key: string; value: string }[];
   /** A query-language expression (query-language/parser.ts); callers check it first to answer 400. */
   query?: string;
   /** Only these traces (an evaluator asking which of the traces that just completed it applies to). */
@@ -97,33 +132,11 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
     sql.traceConditions.push(compiled.condition);
     Object.assign(sql.params, compiled.params);
   }
-  // "Has a span with": a subquery keeps every span of a matching trace, so the trace's
-  // figures stay whole.
-  if (filter.sessionId !== undefined) {
-    sql.traceIdConditions.push(spansWhere('session_id = {sessionId:String}'));
-    sql.params.sessionId = filter.sessionId;
-  }
-  if (filter.userId !== undefined) {
-    sql.traceIdConditions.push(spansWhere('user_id = {userId:String}'));
-    sql.params.userId = filter.userId;
-  }
-  if (filter.platform !== undefined) {
-    sql.traceIdConditions.push(spansWhere('platform = {platform:String}'));
-    sql.params.platform = filter.platform;
-  }
-  if (filter.search !== undefined) {
-    sql.traceIdConditions.push(
-      spansWhere(
-        '(positionCaseInsensitiveUTF8(name, {search:String}) > 0 OR positionCaseInsensitiveUTF8(input, {search:String}) > 0 OR positionCaseInsensitiveUTF8(output, {search:String}) > 0)',
-      ),
-    );
-    sql.params.search = filter.search;
-  }
-  filter.dimensions?.forEach(({ key, value }, i) => {
-    sql.traceIdConditions.push(spansWhere(`dimensions[{dimKey${i}:String}] = {dimValue${i}:String}`));
-    sql.params[`dimKey${i}`] = key;
-    sql.params[`dimValue${i}`] = value;
-  });
+  // "Has a span with": a subquery a field keeps every span of a matching trace, so the
+  // trace's figures stay whole, and lets each field match on a span of its own.
+  const { sessionId, userId, platform, search, dimensions } = filter;
+  const spanFields: TraceSpanFields = { sessionId, userId, platform, search, dimensions };
+  for (const condition of spanFieldConditions(spanFields, sql.params, '')) sql.traceIdConditions.push(spansWhere(condition));
   filter.flags?.forEach((flag, i) => {
     sql.traceIdConditions.push(
       `trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, {flag${i}:String}))`,
@@ -159,4 +172,83 @@ function addScoreCondition(sql: FilterSql, score: NonNullable<TraceFilter['score
     sql.params.scoreLabel = score.label;
   }
   sql.traceIdConditions.push(`trace_id IN (SELECT trace_id FROM scores FINAL WHERE ${conditions.join(' AND ')})`);
+}
+
+/**
+ * The conditions on `spans` rows of a span filter: its project and window, then its fields.
+ * Parameters are added to `params` under names starting with `prefix`, so they can sit
+ * beside a trace filter's.
+ */
+export function spanFilterConditions(filter: SpanFilter, params: Record<string, unknown>, prefix = ''): string[] {
+  const p = (name: string) => `${prefix}${name}`;
+  params[p('projectId')] = filter.projectId;
+  params[p('start')] = msToParam(filter.startTimeMs);
+  params[p('end')] = msToParam(filter.endTimeMs);
+  return [
+    `project_id = {${p('projectId')}:String}`,
+    `start_time >= {${p('start')}:DateTime64(3)}`,
+    `start_time < {${p('end')}:DateTime64(3)}`,
+    ...spanFieldConditions(filter, params, prefix),
+  ];
+}
+
+/** Equality fields: filter field → column. The columns are fixed here, never taken from input. */
+const SPAN_EQUALS: Array<[keyof SpanFilterFields, string]> = [
+  ['name', 'name'],
+  ['type', 'span_type'],
+  ['kind', 'kind'],
+  ['status', 'status'],
+  ['model', 'model'],
+  ['provider', 'provider'],
+  ['tool', 'tool_name'],
+  ['traceId', 'trace_id'],
+  ['sessionId', 'session_id'],
+  ['userId', 'user_id'],
+  ['platform', 'platform'],
+];
+
+/** Bounds: filter field → column and comparison. */
+const SPAN_RANGES: Array<[keyof SpanFilterFields, string, '>=' | '<=']> = [
+  ['minDurationMs', 'duration_ms', '>='],
+  ['maxDurationMs', 'duration_ms', '<='],
+  ['minCost', 'cost', '>='],
+  ['maxCost', 'cost', '<='],
+];
+
+/** The one place a span's fields become conditions on its `spans` row, one condition a field (a pair for lists). */
+function spanFieldConditions(fields: SpanFilterFields, params: Record<string, unknown>, prefix: string): string[] {
+  const p = (name: string) => `${prefix}${name}`;
+  const conditions: string[] = [];
+  for (const [field, column] of SPAN_EQUALS) {
+    if (fields[field] === undefined) continue;
+    conditions.push(`${column} = {${p(field)}:String}`);
+    params[p(field)] = fields[field];
+  }
+  for (const [field, column, op] of SPAN_RANGES) {
+    if (fields[field] === undefined) continue;
+    conditions.push(`${column} ${op} {${p(field)}:Float64}`);
+    params[p(field)] = fields[field];
+  }
+  if (fields.qualityFlags?.length) {
+    conditions.push(`hasAll(quality_flags, {${p('qualityFlags')}:Array(String)})`);
+    params[p('qualityFlags')] = fields.qualityFlags;
+  }
+  fields.attributes?.forEach((attribute, i) => {
+    conditions.push(`${attributeValueSql(`{${p(`attrKey${i}`)}:String}`, 'NULL')} = {${p(`attrValue${i}`)}:String}`);
+    params[p(`attrKey${i}`)] = attribute.key;
+    params[p(`attrValue${i}`)] = attribute.value;
+  });
+  if (fields.search !== undefined) {
+    const search = `{${p('search')}:String}`;
+    conditions.push(
+      `(positionCaseInsensitiveUTF8(name, ${search}) > 0 OR positionCaseInsensitiveUTF8(input, ${search}) > 0 OR positionCaseInsensitiveUTF8(output, ${search}) > 0)`,
+    );
+    params[p('search')] = fields.search;
+  }
+  fields.dimensions?.forEach(({ key, value }, i) => {
+    conditions.push(`dimensions[{${p(`dimKey${i}`)}:String}] = {${p(`dimValue${i}`)}:String}`);
+    params[p(`dimKey${i}`)] = key;
+    params[p(`dimValue${i}`)] = value;
+  });
+  return conditions;
 }

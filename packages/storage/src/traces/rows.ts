@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL, traceFiguresSql, type TraceRollupColumn } from './aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, type FilterSql, type TraceFilter } from './filter.ts';

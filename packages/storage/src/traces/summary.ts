@@ -1,5 +1,5 @@
 import { TRACE_FLAGS, roundCost, type TraceFlag } from '@aos/domain';
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts } from './aggregate.ts';

@@ -1,4 +1,4 @@
-import type { Storage } from '../client.ts';
+import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { groupSql, measureByName, measureValue, type GroupBy, type Measure, type MeasureName } from './measures.ts';

@@ -7,7 +7,7 @@ import {
 } from '@aos/evaluators';
 import { ApiError } from '@aos/http';
 import type { ApiKeyRecord, SpanFilterFields, StoredEvaluator } from '@aos/storage';
-import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanSearchFilter } from '../../filters/span-filter.ts';
+import { SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, parseSpanFilter } from '../../filters/span-filter.ts';
 import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, savedFilterFields } from '../../filters/trace-filter.ts';
 
 /**
@@ -61,7 +61,7 @@ function traceFilterFields(filter: Record<string, string | string[]>, key: ApiKe
 
 function spanFilterFields(filter: Record<string, string | string[]>, key: ApiKeyRecord): SpanFilterFields {
   checkNames(filter, SPAN_FILTER_PARAMS, SPAN_FILTER_REPEATED_PARAMS, 'spanFilter');
-  const { projectId: _p, startTimeMs: _s, endTimeMs: _e, ...fields } = parseSpanSearchFilter(filter, key, 'spanFilter');
+  const { projectId: _p, startTimeMs: _s, endTimeMs: _e, ...fields } = parseSpanFilter(filter, key, 'spanFilter');
   return fields;
 }
 

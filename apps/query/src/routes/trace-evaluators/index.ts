@@ -30,7 +30,7 @@ import { encodeIdCursor, idCursorParam, limitParam } from '../../filters/paginat
 import { backfillCancelRoutes, backfillRoutes } from './backfills.ts';
 import { evaluatorStatsRoutes } from './stats.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from '../../request-helpers.ts';
-import { ensureFilterDimensions } from '../../filters/dimension-keys.ts';
+import { ensureFilterDimensions } from '../../filters/known-dimensions.ts';
 
 export const listSchema = v.object({
   projectId: v.optional(v.string()),

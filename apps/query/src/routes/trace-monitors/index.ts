@@ -26,7 +26,7 @@ import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from
 import { timeParam } from '../../filters/time.ts';
 import { parseCreateMonitor, parsePatchMonitor, parsePreviewMonitor } from './monitor-input.ts';
 import { ensureOutboundUrl, jsonBody, requestProject } from '../../request-helpers.ts';
-import { ensureDimensionKeys, ensureFilterDimensions } from '../../filters/dimension-keys.ts';
+import { ensureDimensionKeys, ensureFilterDimensions } from '../../filters/known-dimensions.ts';
 import { dimensionOfGroup } from '../../filters/group-by.ts';
 import { monitorViews } from './monitor-view.ts';
 

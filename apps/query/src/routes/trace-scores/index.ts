@@ -13,7 +13,7 @@ import {
   type Storage,
 } from '@aos/storage';
 import { MILLIS_CURSOR_PART, decodeKeyCursor, encodeKeyCursor, limitParam } from '../../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilterCheckingDimensions } from '../../filters/trace-filter.ts';
 import { patchScoreSchema, scoreBatchProblems, writeScoresBodySchema } from './score-input.ts';
 import { dataTypeOf, writeScores } from './write-scores.ts';
 import { jsonBody } from '../../request-helpers.ts';
@@ -75,7 +75,7 @@ export function scoreRoutes(deps: ScoreRouteDeps) {
         { field, message: 'cannot be combined with traceId or sessionId' },
       ]);
     }
-    const scope = byTarget ? parseTarget(query) : { traceFilter: await readTraceFilter(query, c.var.apiKey, deps.storage) };
+    const scope = byTarget ? parseTarget(query) : { traceFilter: await parseTraceFilterCheckingDimensions(query, c.var.apiKey, deps.storage) };
     return c.json({ data: await summarizeScores(deps.storage, projectId, scope) });
   });
 

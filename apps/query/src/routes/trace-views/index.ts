@@ -14,7 +14,7 @@ import {
   type Storage,
   type TraceViewInput,
 } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, filterAsQuery, readTraceFilter } from '../../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, filterAsQuery, parseTraceFilterCheckingDimensions } from '../../filters/trace-filter.ts';
 import { encodeIdCursor, idCursorParam, limitParam } from '../../filters/pagination.ts';
 import { bodyLimitGuard } from '../../guards/body-limit.ts';
 import { jsonBody, requestProject, strictBodyMessage } from '../../request-helpers.ts';
@@ -151,7 +151,7 @@ async function checkedFilter(
   // Stored in one form: repeated parameters always as arrays.
   const normalized = filterAsQuery(filter);
   try {
-    await readTraceFilter(normalized, key, storage);
+    await parseTraceFilterCheckingDimensions(normalized, key, storage);
     return normalized;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiError, queryParams, type AuthEnv } from '@aos/http';
 import { STORED_PREVIEW_CHARS, isTraceCursor, listTraces, type Storage } from '@aos/storage';
 import { PAGE_PARAMS, encodeCursor, parsePage } from '../../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilterCheckingDimensions } from '../../filters/trace-filter.ts';
 
 /**
  * GET /traces: a page of the traces matching the trace filter, in an allow-listed order.
@@ -12,7 +12,7 @@ export function traceListRoutes(deps: { storage: Storage }) {
   const app = new Hono<AuthEnv>();
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, ...PAGE_PARAMS], repeated: TRACE_FILTER_REPEATED_PARAMS });
-    const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
+    const filter = await parseTraceFilterCheckingDimensions(query, c.var.apiKey, deps.storage);
     const page = parsePage(query);
     const after = page.after;
     if (after && !isTraceCursor(page.sortBy, after)) {

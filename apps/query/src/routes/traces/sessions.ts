@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiError, projectFor, queryParams, type AuthEnv } from '@aos/http';
 import { getSession, listSessions, type Storage } from '@aos/storage';
 import { NANOS_CURSOR_PART, encodeCursor, parsePage } from '../../filters/pagination.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilterCheckingDimensions } from '../../filters/trace-filter.ts';
 
 export interface SessionRouteDeps {
   storage: Storage;
@@ -19,7 +19,7 @@ export function sessionRoutes(deps: SessionRouteDeps) {
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: [...TRACE_FILTER_PARAMS, 'limit', 'cursor', 'flagged'], repeated: TRACE_FILTER_REPEATED_PARAMS });
     const flaggedOnly = query.flagged !== undefined && parseFlagged(query.flagged as string);
-    const filter = { ...await readTraceFilter(query, c.var.apiKey, deps.storage), ...(flaggedOnly ? { flaggedOnly } : {}) };
+    const filter = { ...await parseTraceFilterCheckingDimensions(query, c.var.apiKey, deps.storage), ...(flaggedOnly ? { flaggedOnly } : {}) };
     // One order only (last activity, newest first): the page parser's default sort stamps the cursor.
     const page = parsePage({ limit: query.limit, cursor: query.cursor });
     const after = page.after;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SpanSummary } from '@aos/storage';
+import type { ApiSpan } from '@aos/storage';
 import { buildSpanTree, type SpanTreeNode } from './span-tree.ts';
 
-function span(spanId: string, parentSpanId: string | null, qualityFlags: string[] = []): SpanSummary {
+function span(spanId: string, parentSpanId: string | null, qualityFlags: string[] = []): ApiSpan {
   return {
     spanId,
     parentSpanId,

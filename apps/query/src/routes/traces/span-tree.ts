@@ -1,6 +1,6 @@
-import type { SpanSummary } from '@aos/storage';
+import type { ApiSpan } from '@aos/storage';
 
-export interface SpanTreeNode extends SpanSummary {
+export interface SpanTreeNode extends ApiSpan {
   children: SpanTreeNode[];
 }
 
@@ -9,7 +9,7 @@ export interface SpanTreeNode extends SpanSummary {
  * in the trace becomes a root and gets the `parent_missing` quality flag, so a trace with
  * lost spans is still shown whole.
  */
-export function buildSpanTree(spans: readonly SpanSummary[]): SpanTreeNode[] {
+export function buildSpanTree(spans: readonly ApiSpan[]): SpanTreeNode[] {
   const nodes = new Map<string, SpanTreeNode>();
   for (const span of spans) nodes.set(span.spanId, treeNode(span));
   const roots: SpanTreeNode[] = [];
@@ -29,9 +29,9 @@ export function buildSpanTree(spans: readonly SpanSummary[]): SpanTreeNode[] {
 /**
  * A span as a node of the tree, field by field: one object shape V8 builds at once. Copying
  * with a spread and adding `children` took 50-150 ms for a trace of 20,000 spans, this ~1 ms.
- * The type keeps the list whole: a field SpanSummary gains fails to compile here.
+ * The type keeps the list whole: a field ApiSpan gains fails to compile here.
  */
-function treeNode(s: SpanSummary): SpanTreeNode {
+function treeNode(s: ApiSpan): SpanTreeNode {
   return {
     spanId: s.spanId,
     parentSpanId: s.parentSpanId,

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { queryParams, type AuthEnv } from '@aos/http';
 import { summarizeTraces, type Storage } from '@aos/storage';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilterCheckingDimensions } from '../../filters/trace-filter.ts';
 
 export interface TraceSummaryDeps {
   storage: Storage;
@@ -15,7 +15,7 @@ export function traceSummaryRoutes(deps: TraceSummaryDeps) {
   const app = new Hono<AuthEnv>();
   app.get('/', async (c) => {
     const query = queryParams(c.req.url, { single: TRACE_FILTER_PARAMS, repeated: TRACE_FILTER_REPEATED_PARAMS });
-    const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
+    const filter = await parseTraceFilterCheckingDimensions(query, c.var.apiKey, deps.storage);
     return c.json(await summarizeTraces(deps.storage, filter));
   });
   return app;

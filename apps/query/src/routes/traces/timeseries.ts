@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, parseOrThrow, queryParams, type AuthEnv } from '@aos/http';
 import { MEASURE_NAMES, groupByOf, queryTimeseries, type Storage } from '@aos/storage';
-import { ensureDimensionKeys } from '../../filters/dimension-keys.ts';
+import { ensureDimensionKeys } from '../../filters/known-dimensions.ts';
 import { dimensionOfGroup, groupNameSchema } from '../../filters/group-by.ts';
 import { bucketSeconds, intervalParam } from '../../filters/interval.ts';
-import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, readTraceFilter } from '../../filters/trace-filter.ts';
+import { TRACE_FILTER_PARAMS, TRACE_FILTER_REPEATED_PARAMS, parseTraceFilterCheckingDimensions } from '../../filters/trace-filter.ts';
 
 export const timeseriesSchema = v.object({
   measure: v.picklist(MEASURE_NAMES, `must be one of ${MEASURE_NAMES.join(', ')}`),
@@ -26,7 +26,7 @@ export function timeseriesRoutes(deps: { storage: Storage }) {
       single: [...TRACE_FILTER_PARAMS, 'measure', 'interval', 'groupBy', 'top', 'measureScore'],
       repeated: TRACE_FILTER_REPEATED_PARAMS,
     });
-    const filter = await readTraceFilter(query, c.var.apiKey, deps.storage);
+    const filter = await parseTraceFilterCheckingDimensions(query, c.var.apiKey, deps.storage);
     const parsed = parseOrThrow(
       timeseriesSchema,
       { measure: query.measure, interval: query.interval, groupBy: query.groupBy, top: query.top, measureScore: query.measureScore },

@@ -7,7 +7,7 @@ import type { StorageSettings } from '@aos/config';
 import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
-import { named, type QueryName } from './sql/query-name.ts';
+import { named, type QueryName } from '../sql/query-name.ts';
 
 /** Settings every query runs with, on both engines, so results have one shape. */
 const SESSION_SETTINGS: ClickHouseSettings = {

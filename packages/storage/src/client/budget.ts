@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import type { Storage } from '../client.ts';
+import type { Storage } from './client.ts';
 
 /**
  * What one statement of a request may cost, enforced by the engine itself: it stops the

@@ -1,12 +1,13 @@
 import { roundCost } from '@aos/domain';
 import { nanosToIso } from '../sql/values.ts';
 
-// A span as a trace's tree shows it: the columns read, the row they make, and the shape the
-// API returns. Trace reads (detail, figures) and the span detail (which adds its texts,
-// attributes and events) share it.
+// A span as the API shows it: the columns read, the row they make, and the one mapping from
+// that row to the API's shape (apiSpanFromRow). A trace's tree (detail, figures), the span
+// detail (which adds its texts, attributes and events), span search and span export (which
+// add the trace, session, user and texts) all read a span through it.
 
-/** The columns of a span shown in a trace's tree: name in the row → SQL expression. */
-export const SPAN_SUMMARY_COLUMNS = {
+/** The columns of an API span: name in the row → SQL expression. */
+export const API_SPAN_COLUMNS = {
   span_id: 'span_id',
   parent_span_id: 'parent_span_id',
   name: 'name',
@@ -32,13 +33,13 @@ export const SPAN_SUMMARY_COLUMNS = {
   time_to_first_token_ms: 'time_to_first_token_ms',
   quality_flags: 'quality_flags',
   masked_rules: 'masked_rules',
-} as const satisfies Record<keyof SpanSummaryRow, string>;
+} as const satisfies Record<keyof ApiSpanRow, string>;
 
-export const SPAN_SUMMARY_SQL = Object.entries(SPAN_SUMMARY_COLUMNS)
+export const API_SPAN_SQL = Object.entries(API_SPAN_COLUMNS)
   .map(([name, sql]) => (name === sql ? name : `${sql} AS ${name}`))
   .join(', ');
 
-export interface SpanSummaryRow {
+export interface ApiSpanRow {
   span_id: string;
   parent_span_id: string;
   name: string;
@@ -66,7 +67,7 @@ export interface SpanSummaryRow {
   masked_rules: string[];
 }
 
-export interface SpanSummary {
+export interface ApiSpan {
   spanId: string;
   parentSpanId: string | null;
   name: string;
@@ -95,7 +96,7 @@ export interface SpanSummary {
   maskedRules: string[];
 }
 
-export function spanSummaryFromRow(row: SpanSummaryRow): SpanSummary {
+export function apiSpanFromRow(row: ApiSpanRow): ApiSpan {
   return {
     spanId: row.span_id,
     parentSpanId: row.parent_span_id || null,

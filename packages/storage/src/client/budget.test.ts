@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClickHouseError } from '@clickhouse/client';
-import type { Storage } from '../client.ts';
+import type { Storage } from './client.ts';
 import { budgetExceeded, budgetedStorage, runWithBudget, withSettingsClause } from './budget.ts';
 
 const settings = { max_execution_time: 5, max_rows_to_read: 100 };
