@@ -7,7 +7,7 @@ import { INSERT_BLOCK_FIELD, ROWS_STORED_FIELD, jobKeyOf, rowsKeyOf } from './sp
  * a block on each of its jobs before the insert; after a crash between the engine
  * committing the insert and the jobs being marked stored, the next attempt of any of them
  * finds the block, re-forms exactly that insert and sends it with the same
- * insert_deduplication_token, which the engine recognises (apps/writer/src/span-insert-blocks.ts).
+ * insert_deduplication_token, which the engine recognises (apps/writer/src/span-batches/insert-blocks.ts).
  */
 export function insertBlockOf(jobIds: readonly string[]): string {
   return jobIds.join(',');

@@ -38,7 +38,7 @@ export function encodeSpanRows(rows: readonly SpanRow[]): string {
 
 /**
  * Inserts blocks of encoded spans as one insert. With a `token`, the same rows sent again
- * with it store nothing (the writer's replay of a block, apps/writer/src/span-insert-blocks.ts);
+ * with it store nothing (the writer's replay of a block, apps/writer/src/span-batches/insert-blocks.ts);
  * without one, replayed rows are stored again and collapse into their key on merges and
  * in every read's FINAL.
  */

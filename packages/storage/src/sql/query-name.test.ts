@@ -35,7 +35,8 @@ function queryCalls(): { where: string; folder: string; name: string | null }[] 
     return [...source.matchAll(CALL)].map((match) => {
       const open = match.index + match[0].length - 1;
       const call = source.slice(open + 1, closingParen(source, open));
-      const name = match[0] === 'insertRows(' ? /,\s*'([^']+)'\s*$/.exec(call) : /\.\.\.named\(storage, '([^']+)'/.exec(call);
+      // insertRows(table, columns, format, rows, name[, dedupToken])
+      const name = match[0] === 'insertRows(' ? /,\s*'([^']+)'\s*(?:,\s*[\w.]+\s*)?$/.exec(call) : /\.\.\.named\(storage, '([^']+)'/.exec(call);
       const line = source.slice(0, match.index).split('\n').length;
       return { where: `${file}:${line}`, folder: file.split(path.sep)[0]!, name: name?.[1] ?? null };
     });
