@@ -7,6 +7,7 @@ import type { MaskingSource } from './masking-source.ts';
 import { IngestRefusal } from './refusal.ts';
 import { readSpanRows, type SpanRowsInput, type SpanRowsResult } from './span-rows.ts';
 import type { StageTimes } from './stage-times.ts';
+import { withTimeout } from './timeout.ts';
 
 /**
  * How long a large body may wait for a free decode thread. Under a flood of heavy bodies an
@@ -75,7 +76,12 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
       // The slot is the thread's: it is given back when the thread is done, even after the export was answered.
       const decoding = pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {}) as Promise<SpanRowsResult | ReadExportFailure>;
       void decoding.finally(() => slots.release()).catch(() => {});
-      const rows = await withinTimeLimit(decoding, opts.timeLimitMs);
+      // On two busy cores a 100,000-attribute JSON body (0.2–0.4 s of CPU alone) took 3 to 6 s
+      // on its thread in the fuzz bench, the exporter waiting all along; told 503 with
+      // Retry-After it sends again once the machine has room. A thread cannot be stopped
+      // mid-task without being restarted (a second or more), so it finishes the body, unused.
+      const late = () => new IngestRefusal('overloaded', `the body took more than ${opts.timeLimitMs} ms to decode on this busy service; retry later`);
+      const rows = await withTimeout(decoding, opts.timeLimitMs, late);
       stages?.mark('decode');
       return rows;
     },
@@ -83,25 +89,6 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
       await pool?.destroy();
     },
   };
-}
-
-/**
- * The decode's result, or a refusal once `ms` have passed. On two busy cores a
- * 100,000-attribute JSON body (0.2–0.4 s of CPU alone) took 3 to 6 s on its thread in the
- * fuzz bench, the exporter waiting all along; told 503 with Retry-After it sends again once
- * the machine has room. A thread cannot be stopped mid-task without being restarted (a
- * second or more), so it finishes the body, whose rows are not queued.
- */
-async function withinTimeLimit<T>(decoding: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new IngestRefusal('overloaded', `the body took more than ${ms} ms to decode on this busy service; retry later`)), ms);
-  });
-  try {
-    return await Promise.race([decoding, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** `count` slots taken in arrival order; a waiter not served within its wait gives up. */
