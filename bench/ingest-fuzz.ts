@@ -3,7 +3,7 @@
 // ack times, /healthz while it runs, and the service's memory before and after.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { devKey, startChildService } from '../test/support/child-service.ts';
 import { badAnswers, fuzzBodies, sendFuzz, type FuzzAnswer } from '../test/support/otlp-fuzz.ts';
@@ -76,7 +76,8 @@ async function main() {
     const pid = service.process.pid!;
     const next = fuzzBodies(SEED);
     const before = memoryOf(pid);
-    console.log(`service pid ${pid}: RSS ${before.rssMiB} MiB before; ${BODIES} bodies, ${CONCURRENCY} at a time, seed ${SEED}`);
+    const loadBefore = loadavg()[0]!;
+    console.log(`service pid ${pid}: RSS ${before.rssMiB} MiB before; ${BODIES} bodies, ${CONCURRENCY} at a time, seed ${SEED}; load average ${loadBefore.toFixed(1)}`);
 
     const health = probeHealth(service.url);
     const normal = startNormalExport(service.url, key);
@@ -92,6 +93,8 @@ async function main() {
     const byStatus = new Map<number, number>();
     for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
     const worst = answers.reduce<FuzzAnswer>((w, a) => (a.ms > w.ms ? a : w), answers[0]!);
+    // The machine is shared: the load says how much of the answer times is the service's own.
+    console.log(`load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
     console.log(`${answers.length} answers in ${seconds.toFixed(0)} s: ${[...byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
     console.log(`answer times: ${distribution(answers.map((a) => a.ms))}; over 2 s: ${answers.filter((a) => a.ms > 2000).length}`);
     console.log(`worst answer: ${worst.ms.toFixed(0)} ms, ${worst.status}, ${worst.kind}`);
@@ -99,7 +102,10 @@ async function main() {
     for (const kind of kinds) console.log(`  ${kind}: ${distribution(answers.filter((a) => a.kind === kind).map((a) => a.ms))}`);
     // The slowest answers, placed on the service's clock (ms since it was spawned) to set beside its GC pauses.
     for (const a of [...answers].sort((x, y) => y.ms - x.ms).slice(0, 10)) {
-      console.log(`  slow: ${a.ms.toFixed(0)} ms, ${a.status}, ${a.kind}, sent at ${(a.sentAt - spawnedAt).toFixed(0)} ms`);
+      console.log(`  slow: ${a.ms.toFixed(0)} ms, ${a.status}, ${a.kind}, sent at ${(a.sentAt - spawnedAt).toFixed(0)} ms; stages: ${a.stages ?? 'none'}`);
+    }
+    for (const a of answers.filter((x) => x.status === 0)) {
+      console.log(`  no answer: ${a.kind} after ${a.ms.toFixed(0)} ms, sent at ${(a.sentAt - spawnedAt).toFixed(0)} ms: ${a.error}`);
     }
     if (TRACE_GC) for (const line of gcSummary(parseGcTrace(service.output()))) console.log(line);
     console.log(`not allowed (5xx other than 503 with Retry-After, or no answer): ${badAnswers(answers).length}`);

@@ -147,6 +147,16 @@ export interface FuzzAnswer {
   ms: number;
   /** performance.now() when it was sent. */
   sentAt: number;
+  /** The service's Server-Timing header: where the export's time went, stage by stage. */
+  stages: string | null;
+  /** Why there was no answer (status 0): the connection error's code and message. */
+  error?: string;
+}
+
+/** A fetch failure's cause as undici reports it (`UND_ERR_SOCKET: other side closed`). */
+function failureOf(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause ? `${cause.code ?? 'error'}: ${cause.message ?? ''}` : String(err);
 }
 
 /** Posts `count` fuzz bodies, `concurrency` at a time, and returns every answer. A connection error counts as status 0. */
@@ -163,9 +173,10 @@ export async function sendFuzz(opts: { url: string; key: string; next: () => Fuz
       try {
         const res = await fetch(`${opts.url}/api/v1/traces/otlp`, { method: 'POST', headers, body: fuzz.body as Uint8Array<ArrayBuffer> });
         await res.arrayBuffer();
-        answers.push({ kind: fuzz.kind, status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started, sentAt: started });
-      } catch {
-        answers.push({ kind: fuzz.kind, status: 0, retryAfter: null, ms: performance.now() - started, sentAt: started });
+        const stages = res.headers.get('server-timing');
+        answers.push({ kind: fuzz.kind, status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started, sentAt: started, stages });
+      } catch (err) {
+        answers.push({ kind: fuzz.kind, status: 0, retryAfter: null, ms: performance.now() - started, sentAt: started, stages: null, error: failureOf(err) });
       }
     }
   };

@@ -38,7 +38,7 @@ describe('in-flight body bytes', () => {
     expect(answer.body.toString('latin1')).toContain('retry later');
     // A 503, not the 408 that waiting for the 49,000 bytes that never come would have ended in.
     expect(answer.headers.connection).toBe('close');
-    // And the server closes the connection (after draining for up to 500 ms) instead of leaving the client sending.
+    // And the server closes the connection (after reading on for up to 500 ms) instead of leaving the client sending.
     await refused.closed;
 
     // fetch, streaming a body it never finishes, reads the same answer.
@@ -51,12 +51,12 @@ describe('in-flight body bytes', () => {
     } as RequestInit);
     expect([viaFetch.status, viaFetch.headers.get('retry-after')]).toEqual([503, '5']);
 
-    // A client sending its whole body at full speed reads the 503 too, told not to reuse the
-    // connection; the next request, on a fresh one, is answered.
+    // A client sending its whole body at full speed reads the 503 too, once its body has
+    // been read and dropped: the connection is not closed, and the next request is answered.
     const wholeBody = serializeSpans(recordSpans(400, { 'padding.text': 'x'.repeat(400) }), 'protobuf');
     for (let i = 0; i < 3; i++) {
       const fast = await postOtlp(wholeBody);
-      expect([fast.status, fast.headers.get('connection')]).toEqual([503, 'close']);
+      expect([fast.status, fast.headers.get('connection')]).toEqual([503, 'keep-alive']);
       await fast.arrayBuffer();
       expect((await svc.api('/healthz')).status).toBe(200);
     }
@@ -68,6 +68,35 @@ describe('in-flight body bytes', () => {
     expect((await postOtlp(serializeSpans(spans, 'protobuf'))).status).toBe(200);
     const traceId = spans[0]!.spanContext().traceId;
     await eventually(async () => ((await spanCount(traceId)) === 3 ? true : undefined));
+  });
+
+  it('answers 503 to a body refused for want of room while it is being read, rather than resetting its connection', async () => {
+    const holder = stalledPost(svc.url, '/api/v1/traces/otlp', otlpHeaders(), 80_000, 1000);
+    await new Promise((r) => setTimeout(r, 200));
+    // No Content-Length: nothing is taken up front, so the budget refuses it at its first chunks, mid-read.
+    const chunk = new Uint8Array(16 * 1024).fill(0x0a);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (sent++ < 64) c.enqueue(chunk);
+            else c.close();
+          },
+        });
+        return fetch(`${svc.url}/api/v1/traces/otlp`, { method: 'POST', body, duplex: 'half', headers: otlpHeaders() } as RequestInit).then(
+          async (res) => [res.status, res.headers.get('retry-after'), res.headers.get('connection'), await res.text()] as const,
+          (err: Error & { cause?: { code?: string } }) => [0, null, null, err.cause?.code ?? err.message] as const,
+        );
+      }),
+    );
+    for (const [status, retryAfter, connection, body] of answers) {
+      // The rest of the body read and dropped before the answer: the connection is kept.
+      expect([status, retryAfter, connection]).toEqual([503, '5', 'keep-alive']);
+      expect(body).toContain('retry later');
+    }
+    holder.abort();
+    await holder.closed;
   });
 
   it('lets an export larger than the budget through when it is the only one', async () => {

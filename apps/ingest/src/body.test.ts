@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BodyError, readBody } from './body.ts';
+import { BodyError, discardBody, readBody } from './body.ts';
 
 const MiB = 1024 * 1024;
 
@@ -153,5 +153,38 @@ describe('readBody', () => {
     });
     await expect(read).rejects.toBe(refusal);
     expect(inflated).toBeLessThanOrEqual(bomb.byteLength + 2 * MiB);
+  });
+});
+
+describe('discardBody', () => {
+  it('reads a refused body to its end, also the rest of one refused mid-read', async () => {
+    let pulls = 0;
+    expect(await discardBody(post(stream([bytes('a'), bytes('b'), bytes('c')], () => pulls++)), { maxBytes: MiB, idleMs: 1000, totalMs: 1000 })).toBe(true);
+    expect(pulls).toBe(4);
+
+    // `hold` refused the second chunk: readBody let go of the stream, and the rest is read here.
+    pulls = 0;
+    const request = post(stream([bytes('aaa'), bytes('bbb'), bytes('ccc')], () => pulls++));
+    const refusal = new Error('over budget');
+    let held = 0;
+    await expect(readBody(request, MiB, (n) => { held += n; if (held > 3) throw refusal; })).rejects.toBe(refusal);
+    expect(await discardBody(request, { maxBytes: MiB, idleMs: 1000, totalMs: 1000 })).toBe(true);
+    expect(pulls).toBe(4);
+  });
+
+  it('gives up on a body that stalls, keeps trickling past its time, or runs past the limit', async () => {
+    const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(bytes('first')) });
+    let started = performance.now();
+    expect(await discardBody(post(stalled), { maxBytes: MiB, idleMs: 100, totalMs: 5000 })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+
+    // A byte every 50 ms never stalls for 100 ms, and is given up at 300 ms in all.
+    const trickle = new ReadableStream<Uint8Array>({ pull: (c) => new Promise((r) => setTimeout(r, 50)).then(() => c.enqueue(bytes('x'))) }, { highWaterMark: 0 });
+    started = performance.now();
+    expect(await discardBody(post(trickle), { maxBytes: MiB, idleMs: 100, totalMs: 300 })).toBe(false);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(performance.now() - started).toBeLessThan(1500);
+
+    expect(await discardBody(post(stream([new Uint8Array(MiB), new Uint8Array(MiB)])), { maxBytes: MiB, idleMs: 1000, totalMs: 1000 })).toBe(false);
   });
 });

@@ -57,6 +57,7 @@ describe('settings', () => {
       maxInflightBytes: 256 * 1024 * 1024,
       decodeThreads: 2,
       decodeThreadMinBytes: 64 * 1024,
+      decodeTimeLimitMs: 1000,
       limits: { maxAttributes: 1024, maxEvents: 1024, maxLinks: 128, maxValueLength: 1024 * 1024, maxValueDepth: 16 },
     });
     expect(otlpGrpcSettings({})).toEqual({ port: 4317, tls: null });

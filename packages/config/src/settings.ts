@@ -76,6 +76,8 @@ export const SETTINGS = {
     /** Worker threads that decode bodies of at least INGEST_DECODE_THREAD_MIN_BYTES; 0 decodes on the main thread. */
     INGEST_DECODE_THREADS: intSetting(2, 0, 16),
     INGEST_DECODE_THREAD_MIN_BYTES: intSetting(64 * 1024, 0),
+    /** A body still decoding on its thread after this is answered 503 with Retry-After (the thread finishes it unused). */
+    INGEST_DECODE_TIME_LIMIT_MS: intSetting(1000, 1, 600_000),
     /** Per-span limits; what is cut is reported in partialSuccess and the span's dropped counts. */
     INGEST_MAX_SPAN_ATTRIBUTES: intSetting(1024, 1),
     INGEST_MAX_SPAN_EVENTS: intSetting(1024, 0),
@@ -260,6 +262,7 @@ export function ingestSettings(env: Env) {
     maxInflightBytes: s.INGEST_MAX_INFLIGHT_BYTES,
     decodeThreads: s.INGEST_DECODE_THREADS,
     decodeThreadMinBytes: s.INGEST_DECODE_THREAD_MIN_BYTES,
+    decodeTimeLimitMs: s.INGEST_DECODE_TIME_LIMIT_MS,
     limits: {
       maxAttributes: s.INGEST_MAX_SPAN_ATTRIBUTES,
       maxEvents: s.INGEST_MAX_SPAN_EVENTS,

@@ -5,6 +5,7 @@ import type { Backpressure } from '../backpressure.ts';
 import type { IngestProjectSettings, ProjectSettingsSource } from '../project-settings.ts';
 import type { BodyLease } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
+import type { StageTimes } from './stage-times.ts';
 import { QUEUE_TIMEOUT_MS, withTimeout } from './timeout.ts';
 
 /** One export request as a transport hands it to the pipeline. */
@@ -20,6 +21,8 @@ export interface ExportCall {
    * refuses the export when ingest already holds its in-flight budget.
    */
   readMessage(lease: BodyLease): Promise<Uint8Array>;
+  /** Marked as the export passes each stage, when the transport reports them (HTTP's Server-Timing). */
+  stages?: StageTimes;
 }
 
 export interface AdmissionDeps {

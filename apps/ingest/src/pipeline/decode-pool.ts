@@ -6,6 +6,8 @@ import type { DecodeTask } from './decode-thread.ts';
 import type { MaskingSource } from './masking-source.ts';
 import { IngestRefusal } from './refusal.ts';
 import { readSpanRows, type SpanRowsInput, type SpanRowsResult } from './span-rows.ts';
+import type { StageTimes } from './stage-times.ts';
+import { withTimeout } from './timeout.ts';
 
 /**
  * How long a large body may wait for a free decode thread. Under a flood of heavy bodies an
@@ -19,6 +21,8 @@ export interface DecodePoolOptions {
   threads: number;
   /** Bodies smaller than this (INGEST_DECODE_THREAD_MIN_BYTES) are decoded in place: a thread round trip costs more. */
   minBytes: number;
+  /** How long a body may decode on its thread before the export is refused as overloaded (INGEST_DECODE_TIME_LIMIT_MS). */
+  timeLimitMs: number;
   /** The price table, for bodies turned into rows in place. */
   prices: PriceTable;
   /** MODEL_PRICES_FILE, which each thread reads for itself. */
@@ -32,7 +36,8 @@ export interface PolicyForms {
 }
 
 export interface DecodePool {
-  spanRows(input: SpanRowsInput, policy: PolicyForms): Promise<SpanRowsResult | ReadExportFailure>;
+  /** `stages` is marked `queue` (waiting for a thread) and `decode`. */
+  spanRows(input: SpanRowsInput, policy: PolicyForms, stages?: StageTimes): Promise<SpanRowsResult | ReadExportFailure>;
   close(): Promise<void>;
 }
 
@@ -55,20 +60,30 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
       : null;
   const slots = createSlots(opts.threads);
   return {
-    async spanRows(input, policy) {
+    async spanRows(input, policy, stages) {
       const body = input.body;
-      if (!pool || body.byteLength < opts.minBytes) return readSpanRows(input, policy.masking, opts.prices);
-      if (!(await slots.acquire(DECODE_QUEUE_WAIT_MS))) {
-        throw new IngestRefusal('overloaded', `every decode thread stayed busy for ${DECODE_QUEUE_WAIT_MS} ms; retry later`);
+      if (!pool || body.byteLength < opts.minBytes) {
+        const rows = readSpanRows(input, policy.masking, opts.prices);
+        stages?.mark('decode');
+        return rows;
       }
+      const granted = await slots.acquire(DECODE_QUEUE_WAIT_MS);
+      stages?.mark('queue');
+      if (!granted) throw new IngestRefusal('overloaded', `every decode thread stayed busy for ${DECODE_QUEUE_WAIT_MS} ms; retry later`);
       const task: DecodeTask = { ...input, masking: policy.maskingSource, pricesFile: opts.pricesFile };
       // A body that owns its whole buffer is moved, not copied; a view into a larger one is copied.
       const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
-      try {
-        return (await pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {})) as SpanRowsResult | ReadExportFailure;
-      } finally {
-        slots.release();
-      }
+      // The slot is the thread's: it is given back when the thread is done, even after the export was answered.
+      const decoding = pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {}) as Promise<SpanRowsResult | ReadExportFailure>;
+      void decoding.finally(() => slots.release()).catch(() => {});
+      // On two busy cores a 100,000-attribute JSON body (0.2–0.4 s of CPU alone) took 3 to 6 s
+      // on its thread in the fuzz bench, the exporter waiting all along; told 503 with
+      // Retry-After it sends again once the machine has room. A thread cannot be stopped
+      // mid-task without being restarted (a second or more), so it finishes the body, unused.
+      const late = () => new IngestRefusal('overloaded', `the body took more than ${opts.timeLimitMs} ms to decode on this busy service; retry later`);
+      const rows = await withTimeout(decoding, opts.timeLimitMs, late);
+      stages?.mark('decode');
+      return rows;
     },
     async close() {
       await pool?.destroy();

@@ -50,6 +50,7 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
     decoder: createDecodePool({
       threads: settings.decodeThreads,
       minBytes: settings.decodeThreadMinBytes,
+      timeLimitMs: settings.decodeTimeLimitMs,
       // Read once at start, so a bad price file stops the service instead of every export.
       prices: loadPrices(settings.modelPricesFile),
       pricesFile: settings.modelPricesFile,
@@ -65,11 +66,13 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
 
 async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: ExportCall, lease: BodyLease): Promise<TraceExportResult> {
   const { projectId, encoding, projectSettings } = await admit({ ...deps, backpressure: shared.backpressure }, call);
+  call.stages?.mark('admit');
   const body = await call.readMessage(lease);
+  call.stages?.mark('read');
   deps.metrics.ingestBodyBytes.observe({ signal: SIGNAL }, body.byteLength);
   const receivedAtMs = Date.now();
   const input = { body, encoding, limits: deps.settings.limits, projectId, receivedAtMs, dimensionKeys: projectSettings.dimensionKeys, maxValueBytes: deps.settings.maxAttributeBytes };
-  const result = await shared.decoder.spanRows(input, projectSettings);
+  const result = await shared.decoder.spanRows(input, projectSettings, call.stages);
   if (!result.ok) throw new IngestRefusal('invalid', result.message);
   if (result.outputHits.length > 0) deps.maskingFindings.record(projectId, result.outputHits);
 
@@ -77,6 +80,7 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
     const { chunk, rows, deploymentIds, traceIds, telemetryScores } = result.batch;
     const job = { projectId, receivedAtMs, rowCount: rows, deploymentIds, traceIds, telemetryScores };
     await enqueueOrRefuse(() => addSpanRowsJob(deps.queue, job, chunk), deps.logger, { projectId, spans: result.acceptedSpans });
+    call.stages?.mark('enqueue');
   }
   deps.metrics.ingestAccepted.inc({ signal: SIGNAL }, result.acceptedSpans);
   deps.metrics.ingestRejectedItems.inc({ signal: SIGNAL }, result.rejectedSpans);

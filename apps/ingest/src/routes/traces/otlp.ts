@@ -1,13 +1,14 @@
 import { Hono, type Context } from 'hono';
 import { contentTypeFor, encodeExportResponse, encodeLogsExportResponse, encodeMetricsExportResponse, encodeRpcStatus, type OtlpEncoding } from '@aos/otlp';
 import { API_KEY_HEADER, ApiError } from '@aos/http';
-import { BodyError, readBody } from '../../body.ts';
+import { BodyError, discardBody, readBody } from '../../body.ts';
 import { IngestRefusal, type RefusalReason } from '../../pipeline/refusal.ts';
 import type { ExportCall } from '../../pipeline/admission.ts';
 import type { LogExportPipeline } from '../../pipeline/log-export.ts';
 import type { MetricExportPipeline } from '../../pipeline/metric-export.ts';
 import type { TraceExportPipeline } from '../../pipeline/trace-export.ts';
 import type { BodyLease } from '../../pipeline/inflight-bytes.ts';
+import { StageTimes } from '../../pipeline/stage-times.ts';
 
 /** The pipelines behind the OTLP/HTTP paths, one per signal. */
 export interface OtlpHttpPipelines {
@@ -80,6 +81,7 @@ async function receive(c: Context, pipeline: SignalReceiver): Promise<Response> 
   const encoding = encodingOf(contentType);
   const answerEncoding: OtlpEncoding = encoding ?? 'json';
   let bodyRead = false;
+  const stages = new StageTimes();
   try {
     const call: ExportCall = {
       apiKey: c.req.header(API_KEY_HEADER),
@@ -94,18 +96,35 @@ async function receive(c: Context, pipeline: SignalReceiver): Promise<Response> 
         bodyRead = true;
         return message;
       },
+      stages,
     };
-    return otlpResponse(200, answerEncoding, await pipeline.exportAndEncode(call, answerEncoding));
+    const answer = await pipeline.exportAndEncode(call, answerEncoding);
+    return otlpResponse(200, answerEncoding, answer, { 'server-timing': stages.header() });
   } catch (err) {
     if (!(err instanceof IngestRefusal)) throw err;
     const { status, grpcCode, retry } = REFUSAL_STATUS[err.reason];
-    const headers: Record<string, string> = retry ? { 'retry-after': String(pipeline.retryAfterSeconds) } : {};
-    // Answered before its body was read: the connection cannot carry another request (the
-    // rest of this body is drained for a moment, then the socket closed), so the client is
-    // told not to reuse it rather than find it closed under its next request.
-    if (!bodyRead) headers.connection = 'close';
+    const headers: Record<string, string> = { 'server-timing': stages.header() };
+    if (retry) headers['retry-after'] = String(pipeline.retryAfterSeconds);
+    // Refused before its body was read: the body is read and dropped first (for a moment), so
+    // the client gets the answer rather than a reset, and the connection can carry the next
+    // request. A body still arriving after that (a stalled or too-large one) cannot: the
+    // client is told not to reuse the connection rather than find it closed under its next request.
+    if (!bodyRead && !(await drained(c.req.raw, err.reason, pipeline.maxMessageBytes))) headers.connection = 'close';
     return otlpResponse(status, answerEncoding, encodeRpcStatus(answerEncoding, grpcCode, err.message), headers);
   }
+}
+
+/**
+ * How long a refused body is read and dropped before the answer: while it keeps arriving (a 5 MB
+ * body took 0.5 s to read on two busy
+ * cores, a collector pause can stop the reading for a few hundred ms), for 1.5 s at most.
+ */
+const REFUSED_BODY_DRAIN = { idleMs: 500, totalMs: 1500 };
+
+/** Whether a refused body was read to its end; one already over the size limit, or whose client went away, is not read on. */
+function drained(request: Request, reason: RefusalReason, maxBytes: number): Promise<boolean> {
+  if (reason === 'too_large' || reason === 'aborted') return Promise.resolve(false);
+  return discardBody(request, { maxBytes, ...REFUSED_BODY_DRAIN });
 }
 
 const BODY_ERROR_REASON: Record<BodyError['kind'], RefusalReason> = {
