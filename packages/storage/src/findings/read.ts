@@ -2,12 +2,13 @@ import { FINDING_SEVERITIES, type FindingSeverity } from '@aos/domain';
 import type { Storage } from '../client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { FINDING_STATUSES, type Finding, type FindingAssetType, type FindingChange, type FindingStatus, type InvestigatorKind } from './finding.ts';
 
 /** Findings read: one by id, its history, a query's page and its counts. */
 
 export async function getFinding(storage: Storage, projectId: string, id: string): Promise<Finding | null> {
-  const [found] = await selectFindings(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [found] = await selectFindings(storage, findingsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   return found ?? null;
 }
 
@@ -59,12 +60,8 @@ function findingConditions(q: FindingQuery): { condition: string; params: Record
   return { condition: conditions.join(' AND '), params };
 }
 
-/** Findings of a query, most recently seen first, keyset-paginated on (lastSeen, id). */
-export async function listFindings(
-  storage: Storage,
-  q: FindingQuery,
-  page: { limit: number; before?: { lastSeenMs: number; id: string } },
-): Promise<{ findings: Finding[]; next: { lastSeenMs: number; id: string } | null }> {
+/** The statement of a page of listFindings: one row more than the page, to tell if more follow. */
+export function findingListSql(q: FindingQuery, page: { limit: number; before?: { lastSeenMs: number; id: string } }): Statement {
   const { condition, params } = findingConditions(q);
   let where = condition;
   if (page.before) {
@@ -73,10 +70,25 @@ export async function listFindings(
     params.beforeId = page.before.id;
   }
   params.limit = page.limit + 1;
-  const found = await selectFindings(storage, where, params, 'ORDER BY last_seen DESC, id DESC LIMIT {limit:UInt32}');
+  return findingsSql(where, params, 'ORDER BY last_seen DESC, id DESC LIMIT {limit:UInt32}');
+}
+
+/** Findings of a query, most recently seen first, keyset-paginated on (lastSeen, id). */
+export async function listFindings(
+  storage: Storage,
+  q: FindingQuery,
+  page: { limit: number; before?: { lastSeenMs: number; id: string } },
+): Promise<{ findings: Finding[]; next: { lastSeenMs: number; id: string } | null }> {
+  const found = await selectFindings(storage, findingListSql(q, page));
   const findings = found.slice(0, page.limit);
   const last = findings.at(-1);
   return { findings, next: found.length > page.limit && last ? { lastSeenMs: Date.parse(last.lastSeen), id: last.id } : null };
+}
+
+/** The statement of countFindings. */
+export function findingCountSql(q: FindingQuery): Statement {
+  const { condition, params } = findingConditions(q);
+  return { query: `SELECT status, severity, count() AS n FROM findings FINAL WHERE ${condition} GROUP BY status, severity`, params };
 }
 
 /** Counts of a query's findings per status and per severity (every value present, 0 when none). */
@@ -84,10 +96,10 @@ export async function countFindings(
   storage: Storage,
   q: FindingQuery,
 ): Promise<{ total: number; byStatus: Record<FindingStatus, number>; bySeverity: Record<FindingSeverity, number> }> {
-  const { condition, params } = findingConditions(q);
+  const statement = findingCountSql(q);
   const result = await storage.client.query({
-    query: `SELECT status, severity, count() AS n FROM findings FINAL WHERE ${condition} GROUP BY status, severity`,
-    query_params: params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'findings.count'),
   });
@@ -124,10 +136,9 @@ interface FindingRow {
   updated_ms: string;
 }
 
-/** The findings a condition picks, with the statement tail (order, limit) given. */
-export async function selectFindings(storage: Storage, condition: string, params: Record<string, unknown>, tail = ''): Promise<Finding[]> {
-  const result = await storage.client.query({
-    query: `
+/** The statement selecting the findings a condition picks, with the tail (order, limit) given. */
+export function findingsSql(condition: string, params: Record<string, unknown>, tail = ''): Statement {
+  const query = `
       SELECT id, project_id, dedupe_key, title, description, severity, status, investigator_kind, investigator_id,
         asset_type, asset_id, assignee, evidence, toString(occurrences) AS occurrences, risk_assessment,
         toString(toUnixTimestamp64Milli(first_seen)) AS first_ms,
@@ -136,8 +147,15 @@ export async function selectFindings(storage: Storage, condition: string, params
         toString(toUnixTimestamp64Milli(updated_at)) AS updated_ms
       FROM findings FINAL
       WHERE ${condition}
-      ${tail}`,
-    query_params: params,
+      ${tail}`;
+  return { query, params };
+}
+
+/** The findings a statement of findingsSql picks. */
+export async function selectFindings(storage: Storage, statement: Statement): Promise<Finding[]> {
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'findings.read'),
   });

@@ -6,7 +6,7 @@ import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { named } from '../sql/query-name.ts';
 import { FINDING_MOVES, type Finding, type FindingChange, type FindingStatus } from './finding.ts';
-import { getFinding, selectFindings } from './read.ts';
+import { findingsSql, getFinding, selectFindings } from './read.ts';
 
 /**
  * Findings recorded: `raiseFinding` is the one way to record a detection (repeated
@@ -52,9 +52,11 @@ export async function raiseFinding(storage: Storage, input: RaiseFindingInput): 
     const evidence = [...new Set(input.evidence ?? [])];
     const existing = await selectFindings(
       storage,
-      'project_id = {projectId:String} AND dedupe_key = {dedupeKey:String}',
-      { projectId: input.projectId, dedupeKey: input.dedupeKey },
-      'ORDER BY updated_at DESC, id',
+      findingsSql(
+        'project_id = {projectId:String} AND dedupe_key = {dedupeKey:String}',
+        { projectId: input.projectId, dedupeKey: input.dedupeKey },
+        'ORDER BY updated_at DESC, id',
+      ),
     );
     const active = existing.find((f) => ACTIVE_STATUSES.includes(f.status));
     if (active) {
