@@ -1,22 +1,22 @@
 import { apiSettings } from '@aos/config';
 import { componentSchemasOf, jsonSchemaOf, type JsonSchema, type SchemaNames } from './json-schema.ts';
 import type { Answer, Operation } from './operation.ts';
-import { apiKeyOperations } from './operations/api-keys.ts';
-import { deadLetterOperations } from './operations/dead-letters.ts';
+import { apiKey, apiKeyOperations, createdApiKey } from './operations/api-keys.ts';
+import { deadLetter, deadLetterOperations } from './operations/dead-letters.ts';
 import { exportTraceServiceRequest, exportTraceServiceResponse, ingestOperations, rpcStatus } from './operations/ingest.ts';
-import { scoreConfigOperations } from './operations/score-configs.ts';
+import { scoreConfig, scoreConfigOperations } from './operations/score-configs.ts';
 import { serviceOperations } from './operations/service.ts';
 import { dimensionOperations } from './operations/trace-dimensions.ts';
 import { retentionOperations } from './operations/trace-retention.ts';
-import { evaluatorOperations } from './operations/trace-evaluators.ts';
-import { findingOperations } from './operations/trace-findings.ts';
-import { maskingOperations } from './operations/trace-masking.ts';
+import { backfill, evaluator, evaluatorOperations } from './operations/trace-evaluators.ts';
+import { finding, findingDetail, findingOperations, riskAssessment } from './operations/trace-findings.ts';
+import { maskingOperations, maskingPolicy, maskingPolicyBody } from './operations/trace-masking.ts';
 import { metricOperations, metricSeries } from './operations/trace-metrics.ts';
-import { monitorOperations } from './operations/trace-monitors.ts';
+import { monitor, monitorEvent, monitorOperations } from './operations/trace-monitors.ts';
 import { scoreOperations } from './operations/trace-scores.ts';
-import { traceOperations } from './operations/traces.ts';
-import { viewOperations } from './operations/trace-views.ts';
-import * as s from './schemas.ts';
+import { exportRecord, sessionDetail, sessionListItem, spanDetail, spanListItem, spanNode, timeseries, trace, traceDetail, traceListItem, traceOperations, traceSummary } from './operations/traces.ts';
+import { traceView, viewOperations } from './operations/trace-views.ts';
+import { errorEnvelope, score } from './shared-schemas.ts';
 
 /** Every operation, by tag: one registry module per route folder of the query app, plus ingest's and the service's own. */
 export const OPERATION_GROUPS: ReadonlyArray<{ tag: string; description: string; operations: Operation[] }> = [
@@ -39,34 +39,34 @@ export const OPERATION_GROUPS: ReadonlyArray<{ tag: string; description: string;
 
 /** Schemas the document names under components; wherever one appears it is referred to. */
 const NAMED: SchemaNames = {
-  Error: s.errorEnvelope,
-  Trace: s.trace,
-  TraceListItem: s.traceListItem,
-  TraceDetail: s.traceDetail,
-  SpanNode: s.spanNode,
-  SpanListItem: s.spanListItem,
-  SpanDetail: s.spanDetail,
-  TraceSummary: s.traceSummary,
-  SessionListItem: s.sessionListItem,
-  SessionDetail: s.sessionDetail,
-  Timeseries: s.timeseries,
+  Error: errorEnvelope,
+  Trace: trace,
+  TraceListItem: traceListItem,
+  TraceDetail: traceDetail,
+  SpanNode: spanNode,
+  SpanListItem: spanListItem,
+  SpanDetail: spanDetail,
+  TraceSummary: traceSummary,
+  SessionListItem: sessionListItem,
+  SessionDetail: sessionDetail,
+  Timeseries: timeseries,
   MetricSeries: metricSeries,
-  ExportRecord: s.exportRecord,
-  Score: s.score,
-  ScoreConfig: s.scoreConfig,
-  ApiKey: s.apiKey,
-  CreatedApiKey: s.createdApiKey,
-  DeadLetter: s.deadLetter,
-  MaskingPolicy: s.maskingPolicy,
-  MaskingPolicyBody: s.maskingPolicyBody,
-  TraceView: s.traceView,
-  Monitor: s.monitor,
-  MonitorEvent: s.monitorEvent,
-  Finding: s.finding,
-  FindingDetail: s.findingDetail,
-  RiskAssessment: s.riskAssessment,
-  Evaluator: s.evaluator,
-  Backfill: s.backfill,
+  ExportRecord: exportRecord,
+  Score: score,
+  ScoreConfig: scoreConfig,
+  ApiKey: apiKey,
+  CreatedApiKey: createdApiKey,
+  DeadLetter: deadLetter,
+  MaskingPolicy: maskingPolicy,
+  MaskingPolicyBody: maskingPolicyBody,
+  TraceView: traceView,
+  Monitor: monitor,
+  MonitorEvent: monitorEvent,
+  Finding: finding,
+  FindingDetail: findingDetail,
+  RiskAssessment: riskAssessment,
+  Evaluator: evaluator,
+  Backfill: backfill,
   ExportTraceServiceRequest: exportTraceServiceRequest,
   ExportTraceServiceResponse: exportTraceServiceResponse,
   GoogleRpcStatus: rpcStatus,

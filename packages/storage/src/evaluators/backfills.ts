@@ -3,6 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 /**
  * Backfills of an evaluator over a past window. Three tables with one writer each: the
@@ -98,15 +99,26 @@ export async function createBackfill(
 
 /** Marks a backfill cancelled (the writer stops it before its next item). */
 export async function markBackfillCancelled(storage: Storage, projectId: string, id: string): Promise<void> {
-  const [row] = await selectRequests(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [row] = await selectRequests(storage, backfillsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   if (!row) return;
   await writeRequest(storage, { ...row, cancelled_ms: String(Date.now()) });
 }
 
 export async function getBackfill(storage: Storage, projectId: string, id: string): Promise<BackfillRecord | null> {
-  const rows = await selectRequests(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const rows = await selectRequests(storage, backfillsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   const [record] = await withProgress(storage, projectId, rows);
   return record ?? null;
+}
+
+/** The statement of a page of listBackfills: one row more than the page, to tell if more follow. */
+export function backfillListSql(projectId: string, evaluatorId: string, page: { limit: number; beforeId?: string }): Statement {
+  const params: Record<string, unknown> = { projectId, evaluatorId, limit: page.limit + 1 };
+  let where = 'project_id = {projectId:String} AND evaluator_id = {evaluatorId:String}';
+  if (page.beforeId !== undefined) {
+    where += ' AND id < {beforeId:String}';
+    params.beforeId = page.beforeId;
+  }
+  return backfillsSql(where, params, 'ORDER BY id DESC LIMIT {limit:UInt32}');
 }
 
 /** An evaluator's backfills, newest first, keyset-paginated on the id (ids sort by creation). */
@@ -116,13 +128,7 @@ export async function listBackfills(
   evaluatorId: string,
   page: { limit: number; beforeId?: string },
 ): Promise<{ backfills: BackfillRecord[]; nextBeforeId: string | null }> {
-  const params: Record<string, unknown> = { projectId, evaluatorId, limit: page.limit + 1 };
-  let where = 'project_id = {projectId:String} AND evaluator_id = {evaluatorId:String}';
-  if (page.beforeId !== undefined) {
-    where += ' AND id < {beforeId:String}';
-    params.beforeId = page.beforeId;
-  }
-  const rows = await selectRequests(storage, where, params, 'ORDER BY id DESC LIMIT {limit:UInt32}');
+  const rows = await selectRequests(storage, backfillListSql(projectId, evaluatorId, page));
   const backfills = await withProgress(storage, projectId, rows.slice(0, page.limit));
   const last = backfills.at(-1);
   return { backfills, nextBeforeId: rows.length > page.limit && last ? last.id : null };
@@ -194,10 +200,15 @@ export async function judgedItemKeys(storage: Storage, projectId: string, backfi
   return new Set((await result.json<{ item_key: string }>()).map((r) => r.item_key));
 }
 
-async function selectRequests(storage: Storage, where: string, params: Record<string, unknown>, tail = ''): Promise<RequestRow[]> {
+/** The statement selecting the backfill requests a condition picks, with the tail (order, limit) given. */
+export function backfillsSql(where: string, params: Record<string, unknown>, tail = ''): Statement {
+  return { query: `SELECT ${REQUEST_COLUMNS} FROM evaluator_backfills FINAL WHERE ${where} ${tail}`, params };
+}
+
+async function selectRequests(storage: Storage, statement: Statement): Promise<RequestRow[]> {
   const result = await storage.client.query({
-    query: `SELECT ${REQUEST_COLUMNS} FROM evaluator_backfills FINAL WHERE ${where} ${tail}`,
-    query_params: params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'evaluators.backfills.read'),
   });

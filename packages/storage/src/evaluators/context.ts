@@ -3,6 +3,7 @@ import type { Storage } from '../client/client.ts';
 import type { EvaluationItem } from './items.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { TRACE_COLUMNS_SQL, type TraceAggregateRow } from '../traces/aggregate.ts';
 import { traceRecordFromRow, type TraceRecord } from '../traces/record.ts';
 
@@ -73,25 +74,18 @@ interface ContextSpanRow {
   resource_attributes: Record<string, string>;
 }
 
-/** Loads an item's context, or null when the project has no such trace, span or session. */
-export async function loadEvaluationContext(storage: Storage, projectId: string, item: EvaluationItem): Promise<EvaluationContext | null> {
-  const traceIds = item.sessionId !== null ? await sessionTraceIds(storage, projectId, item.sessionId) : [item.traceId!];
-  if (traceIds.length === 0) return null;
-  const [traceRows, spanRows] = await Promise.all([
-    storage.client
-      .query({
-        query: `
+/** The two statements of loadEvaluationContext: the figures of the traces, and their spans with texts cut to MAX_CONTEXT_TEXT_CHARS. */
+export function evaluationContextSql(projectId: string, traceIds: readonly string[]): { traces: Statement; spans: Statement } {
+  return {
+    traces: {
+      query: `
           SELECT ${TRACE_COLUMNS_SQL} FROM spans FINAL
           WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
           GROUP BY trace_id ORDER BY trace_start, trace_id`,
-        query_params: { projectId, traceIds },
-        format: 'JSONEachRow',
-        ...named(storage, 'evaluators.context.traces'),
-      })
-      .then((r) => r.json<TraceAggregateRow>()),
-    storage.client
-      .query({
-        query: `
+      params: { projectId, traceIds },
+    },
+    spans: {
+      query: `
           SELECT trace_id, span_id, parent_span_id, name, span_type, status, status_message,
             toString(toUnixTimestamp64Nano(start_time)) AS start_ns, duration_ms, model, cost, total_tokens,
             leftUTF8(input, {maxChars:UInt32}) AS input, leftUTF8(output, {maxChars:UInt32}) AS output,
@@ -104,7 +98,29 @@ export async function loadEvaluationContext(storage: Storage, projectId: string,
           WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
           ORDER BY trace_id, start_time, span_id
           LIMIT {maxSpans:UInt32} BY trace_id`,
-        query_params: { projectId, traceIds, maxChars: MAX_CONTEXT_TEXT_CHARS, maxSpans: MAX_CONTEXT_SPANS },
+      params: { projectId, traceIds, maxChars: MAX_CONTEXT_TEXT_CHARS, maxSpans: MAX_CONTEXT_SPANS },
+    },
+  };
+}
+
+/** Loads an item's context, or null when the project has no such trace, span or session. */
+export async function loadEvaluationContext(storage: Storage, projectId: string, item: EvaluationItem): Promise<EvaluationContext | null> {
+  const traceIds = item.sessionId !== null ? await sessionTraceIds(storage, projectId, item.sessionId) : [item.traceId!];
+  if (traceIds.length === 0) return null;
+  const { traces: tracesSql, spans: spansSql } = evaluationContextSql(projectId, traceIds);
+  const [traceRows, spanRows] = await Promise.all([
+    storage.client
+      .query({
+        query: tracesSql.query,
+        query_params: tracesSql.params,
+        format: 'JSONEachRow',
+        ...named(storage, 'evaluators.context.traces'),
+      })
+      .then((r) => r.json<TraceAggregateRow>()),
+    storage.client
+      .query({
+        query: spansSql.query,
+        query_params: spansSql.params,
         format: 'JSONEachRow',
         ...named(storage, 'evaluators.context.spans'),
       })

@@ -3,6 +3,8 @@ import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
+import { pageAfterId } from '../sql/page-after-id.ts';
 
 /**
  * Evaluators as versioned rows. Storage keeps the definition as opaque JSON (its shape and
@@ -103,8 +105,14 @@ export async function deleteEvaluator(storage: Storage, projectId: string, id: s
 }
 
 export async function getEvaluator(storage: Storage, projectId: string, id: string): Promise<StoredEvaluator | null> {
-  const [found] = await selectEvaluators(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [found] = await selectEvaluators(storage, evaluatorsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   return found ?? null;
+}
+
+/** The statement of a page of listEvaluators: one row more than the page, to tell if more follow. */
+export function evaluatorListSql(projectId: string, page: { limit: number; afterId?: string }): Statement {
+  const { conditions, params } = pageAfterId(projectId, page);
+  return evaluatorsSql(conditions.join(' AND '), params, 'ORDER BY id LIMIT {limit:UInt32}');
 }
 
 /** A project's evaluators in id (creation) order, keyset-paginated. */
@@ -113,13 +121,7 @@ export async function listEvaluators(
   projectId: string,
   page: { limit: number; afterId?: string },
 ): Promise<{ evaluators: StoredEvaluator[]; nextAfterId: string | null }> {
-  const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
-  let where = 'project_id = {projectId:String}';
-  if (page.afterId !== undefined) {
-    where += ' AND id > {afterId:String}';
-    params.afterId = page.afterId;
-  }
-  const found = await selectEvaluators(storage, where, params, 'ORDER BY id LIMIT {limit:UInt32}');
+  const found = await selectEvaluators(storage, evaluatorListSql(projectId, page));
   const evaluators = found.slice(0, page.limit);
   const last = evaluators.at(-1);
   return { evaluators, nextAfterId: found.length > page.limit && last ? last.id : null };
@@ -128,7 +130,7 @@ export async function listEvaluators(
 /** The evaluators of these projects that run on new traces. */
 export async function listAutoRunEvaluators(storage: Storage, projectIds: readonly string[]): Promise<StoredEvaluator[]> {
   if (projectIds.length === 0) return [];
-  return selectEvaluators(storage, 'project_id IN {projectIds:Array(String)} AND auto_run = 1', { projectIds }, 'ORDER BY project_id, id');
+  return selectEvaluators(storage, evaluatorsSql('project_id IN {projectIds:Array(String)} AND auto_run = 1', { projectIds }, 'ORDER BY project_id, id'));
 }
 
 /** The stored model API key (never part of an API answer), or null. */
@@ -143,10 +145,15 @@ export async function getEvaluatorApiKey(storage: Storage, projectId: string, id
   return row?.model_api_key ? row.model_api_key : null;
 }
 
-async function selectEvaluators(storage: Storage, where: string, params: Record<string, unknown>, tail = ''): Promise<StoredEvaluator[]> {
+/** The statement selecting the evaluators a condition picks, with the tail (order, limit) given. */
+export function evaluatorsSql(where: string, params: Record<string, unknown>, tail = ''): Statement {
+  return { query: `SELECT ${SELECT_COLUMNS} FROM evaluators FINAL WHERE ${where} ${tail}`, params };
+}
+
+async function selectEvaluators(storage: Storage, statement: Statement): Promise<StoredEvaluator[]> {
   const result = await storage.client.query({
-    query: `SELECT ${SELECT_COLUMNS} FROM evaluators FINAL WHERE ${where} ${tail}`,
-    query_params: params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'evaluators.read'),
   });

@@ -2,6 +2,7 @@ import type { Storage } from '../client/client.ts';
 import { traceColumnsFor } from '../traces/aggregate.ts';
 import { spanFilterConditions, traceFilterSql, type SpanFilter, type SpanFilterFields, type TraceFilter } from '../traces/filter.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 /**
  * The items an evaluator judges, selected with the one trace filter (traceFilterSql) and,
@@ -76,12 +77,30 @@ function itemsSql(selection: ItemSelection, params: Record<string, unknown>, aft
   return `SELECT item_key, item_trace, item_span, item_session FROM (${inner}) WHERE ${outer.join(' AND ')}`;
 }
 
+/** The statement counting the items the selection holds. */
+export function evaluationItemCountSql(selection: ItemSelection): Statement {
+  const params: Record<string, unknown> = {};
+  const query = `SELECT count() AS n FROM (${itemsSql(selection, params)})`;
+  return { query, params };
+}
+
+/** The statement of a page of items in key order after `afterKey`, one row more than the page to tell if more follow. */
+export function evaluationItemPageSql(selection: ItemSelection, page: { limit: number; afterKey?: string }): Statement {
+  const params: Record<string, unknown> = { limit: page.limit + 1 };
+  let query = itemsSql(selection, params, page.afterKey);
+  if (page.afterKey !== undefined) {
+    query = `SELECT * FROM (${query}) WHERE item_key > {afterKey:String}`;
+    params.afterKey = page.afterKey;
+  }
+  return { query: `${query} ORDER BY item_key LIMIT {limit:UInt32}`, params };
+}
+
 /** How many items the selection holds. */
 export async function countEvaluationItems(storage: Storage, selection: ItemSelection): Promise<number> {
-  const params: Record<string, unknown> = {};
+  const statement = evaluationItemCountSql(selection);
   const result = await storage.client.query({
-    query: `SELECT count() AS n FROM (${itemsSql(selection, params)})`,
-    query_params: params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'evaluators.items.count'),
   });
@@ -95,15 +114,10 @@ export async function listEvaluationItems(
   selection: ItemSelection,
   page: { limit: number; afterKey?: string },
 ): Promise<{ items: EvaluationItem[]; lastKey: string | null; more: boolean }> {
-  const params: Record<string, unknown> = { limit: page.limit + 1 };
-  let query = itemsSql(selection, params, page.afterKey);
-  if (page.afterKey !== undefined) {
-    query = `SELECT * FROM (${query}) WHERE item_key > {afterKey:String}`;
-    params.afterKey = page.afterKey;
-  }
+  const statement = evaluationItemPageSql(selection, page);
   const result = await storage.client.query({
-    query: `${query} ORDER BY item_key LIMIT {limit:UInt32}`,
-    query_params: params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'evaluators.items.list'),
   });

@@ -1,6 +1,7 @@
 import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 /** One evaluator's scores in one time bucket (by judgement time). */
 export interface EvaluatorStatsBucket {
@@ -16,14 +17,16 @@ export interface EvaluatorStats {
   buckets: EvaluatorStatsBucket[];
 }
 
-/**
- * Per evaluator and time bucket: how many scores it wrote, their mean and their label
- * counts. Only buckets with scores are returned; the caller fills the empty ones.
- */
-export async function evaluatorScoreStats(
-  storage: Storage,
-  request: { projectId: string; startMs: number; endMs: number; stepSeconds: number; evaluatorId?: string },
-): Promise<EvaluatorStats[]> {
+export interface EvaluatorStatsRequest {
+  projectId: string;
+  startMs: number;
+  endMs: number;
+  stepSeconds: number;
+  evaluatorId?: string;
+}
+
+/** The statement of evaluatorScoreStats: evaluator scores grouped by evaluator, bucket and label. */
+export function evaluatorScoreStatsSql(request: EvaluatorStatsRequest): Statement {
   const params: Record<string, unknown> = {
     projectId: request.projectId,
     start: msToDateTimeParam(request.startMs),
@@ -41,16 +44,26 @@ export async function evaluatorScoreStats(
     conditions.push('evaluator_id = {evaluatorId:String}');
     params.evaluatorId = request.evaluatorId;
   }
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT evaluator_id,
         toString(toUnixTimestamp(toStartOfInterval(updated_at, toIntervalSecond({step:UInt32})))) AS bucket_s,
         ifNull(string_value, '') AS label, count() AS n, sum(ifNull(value, 0)) AS value_sum, countIf(value IS NOT NULL) AS value_n
       FROM scores FINAL
       WHERE ${conditions.join(' AND ')}
       GROUP BY evaluator_id, bucket_s, label
-      ORDER BY evaluator_id, bucket_s`,
-    query_params: params,
+      ORDER BY evaluator_id, bucket_s`;
+  return { query, params };
+}
+
+/**
+ * Per evaluator and time bucket: how many scores it wrote, their mean and their label
+ * counts. Only buckets with scores are returned; the caller fills the empty ones.
+ */
+export async function evaluatorScoreStats(storage: Storage, request: EvaluatorStatsRequest): Promise<EvaluatorStats[]> {
+  const statement = evaluatorScoreStatsSql(request);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'evaluators.score-stats'),
   });

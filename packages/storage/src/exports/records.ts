@@ -3,6 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import type { ExportFormat } from '../traces/export.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 
@@ -86,28 +87,35 @@ export async function finishExport(
   return finished;
 }
 
-/** The project's exports, newest first, keyset-paginated on the id. */
-export async function listExports(
-  storage: Storage,
-  projectId: string,
-  page: { limit: number; afterId?: string },
-): Promise<ExportPage> {
+/** The statement of a page of listExports: one row more than the page, to tell if more follow. */
+export function exportListSql(projectId: string, page: { limit: number; afterId?: string }): Statement {
   const conditions = ['project_id = {projectId:String}'];
   const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
   if (page.afterId !== undefined) {
     conditions.push('id < {afterId:String}');
     params.afterId = page.afterId;
   }
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT id, project_id, key_id, kind, format, filter, status, rows, bytes, error,
         toString(toUnixTimestamp64Milli(started_at)) AS started_ms,
         if(finished_at IS NULL, NULL, toString(toUnixTimestamp64Milli(finished_at))) AS finished_ms
       FROM exports FINAL
       WHERE ${conditions.join(' AND ')}
       ORDER BY id DESC
-      LIMIT {limit:UInt32}`,
-    query_params: params,
+      LIMIT {limit:UInt32}`;
+  return { query, params };
+}
+
+/** The project's exports, newest first, keyset-paginated on the id. */
+export async function listExports(
+  storage: Storage,
+  projectId: string,
+  page: { limit: number; afterId?: string },
+): Promise<ExportPage> {
+  const statement = exportListSql(projectId, page);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'exports.list'),
   });

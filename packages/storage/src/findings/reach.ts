@@ -2,6 +2,7 @@ import { roundCost } from '@aos/domain';
 import type { Storage } from '../client/client.ts';
 import { TRACE_COST_SQL } from '../traces/aggregate.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 export interface FindingReach {
   affectedTraces: number;
@@ -11,15 +12,9 @@ export interface FindingReach {
   affectedCost: number;
 }
 
-/**
- * What a finding's evidence reaches: its traces that exist, their distinct users and
- * sessions, and their cost. Evidence ids are trace ids or `traceId/spanId`.
- */
-export async function findingReach(storage: Storage, projectId: string, evidence: readonly string[]): Promise<FindingReach> {
-  const traceIds = [...new Set(evidence.map((e) => e.split('/')[0]!).filter((id) => id !== ''))];
-  if (traceIds.length === 0) return { affectedTraces: 0, affectedUsers: 0, affectedSessions: 0, affectedCost: 0 };
-  const result = await storage.client.query({
-    query: `
+/** The statement of findingReach over the trace ids of the evidence. */
+export function findingReachSql(projectId: string, traceIds: readonly string[]): Statement {
+  const query = `
       SELECT count() AS traces, uniqExactIf(user, user != '') AS users, uniqExactIf(session, session != '') AS sessions,
         sum(trace_cost) AS cost
       FROM (
@@ -27,8 +22,21 @@ export async function findingReach(storage: Storage, projectId: string, evidence
         FROM spans FINAL
         WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
         GROUP BY trace_id
-      )`,
-    query_params: { projectId, traceIds },
+      )`;
+  return { query, params: { projectId, traceIds } };
+}
+
+/**
+ * What a finding's evidence reaches: its traces that exist, their distinct users and
+ * sessions, and their cost. Evidence ids are trace ids or `traceId/spanId`.
+ */
+export async function findingReach(storage: Storage, projectId: string, evidence: readonly string[]): Promise<FindingReach> {
+  const traceIds = [...new Set(evidence.map((e) => e.split('/')[0]!).filter((id) => id !== ''))];
+  if (traceIds.length === 0) return { affectedTraces: 0, affectedUsers: 0, affectedSessions: 0, affectedCost: 0 };
+  const statement = findingReachSql(projectId, traceIds);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'findings.reach'),
   });

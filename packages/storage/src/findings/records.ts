@@ -1,76 +1,32 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { FINDING_SEVERITIES, type FindingSeverity, type RiskAssessment } from '@aos/domain';
+import { FINDING_SEVERITIES, type FindingSeverity } from '@aos/domain';
 import type { Storage } from '../client/client.ts';
 import { keyedSerializer } from '../sql/keyed-serializer.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { named } from '../sql/query-name.ts';
+import { FINDING_MOVES, type Finding, type FindingChange, type FindingStatus } from './finding.ts';
+import { findingsSql, getFinding, selectFindings } from './read.ts';
 
 /**
- * Findings: problems worth investigating, raised by monitors, evaluators, trace flags,
- * masking or people. `raiseFinding` is the one way to record a detection: repeated
- * detections of one problem (same dedupe key) update the open finding instead of adding
- * another. Each change is a new version of the row; status and assignee changes also
- * leave a history row.
+ * Findings recorded: `raiseFinding` is the one way to record a detection (repeated
+ * detections of one problem update the open finding instead of adding another); status,
+ * assignee and risk assessment changes write a new version of the row, and status and
+ * assignee changes also leave a history row.
  */
-
-export const FINDING_STATUSES = ['open', 'investigating', 'resolved', 'dismissed'] as const;
-export type FindingStatus = (typeof FINDING_STATUSES)[number];
-
-/** What found the problem. */
-export const INVESTIGATOR_KINDS = ['monitor', 'evaluator', 'trace_flag', 'masking', 'person'] as const;
-export type InvestigatorKind = (typeof INVESTIGATOR_KINDS)[number];
-
-/** What the problem is about. */
-export const FINDING_ASSET_TYPES = ['project', 'trace', 'span', 'session', 'monitor', 'evaluator'] as const;
-export type FindingAssetType = (typeof FINDING_ASSET_TYPES)[number];
-
-/** Allowed status moves; resolved and dismissed findings can be reopened. */
-export const FINDING_MOVES: Record<FindingStatus, readonly FindingStatus[]> = {
-  open: ['investigating', 'resolved', 'dismissed'],
-  investigating: ['open', 'resolved', 'dismissed'],
-  resolved: ['open'],
-  dismissed: ['open'],
-};
 
 const ACTIVE_STATUSES: readonly FindingStatus[] = ['open', 'investigating'];
 /** Evidence ids kept per finding, newest first. */
 export const MAX_EVIDENCE = 100;
 
-export interface Finding {
-  id: string;
-  projectId: string;
-  dedupeKey: string;
-  title: string;
-  description: string;
-  severity: FindingSeverity;
-  status: FindingStatus;
-  investigator: { kind: InvestigatorKind; id: string };
-  asset: { type: FindingAssetType; id: string };
-  assignee: string | null;
-  /** Trace ids, or `traceId/spanId` for spans, newest first. */
-  evidence: string[];
-  firstSeen: string;
-  lastSeen: string;
-  occurrences: number;
-  riskAssessment: (RiskAssessment & { assessedAt: string; assessedBy: string }) | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface RaiseFindingInput {
-  projectId: string;
+/** A detection: what the finding it raises or updates is about, and how often it was seen. */
+export interface RaiseFindingInput extends Pick<Finding, 'projectId' | 'title' | 'description' | 'severity' | 'investigator' | 'asset'> {
   /**
    * Names "the same problem": detections with one key update one open finding. Build it
    * from investigator, rule and asset, e.g. `monitor:<id>:<group>`, `trace_flag:loop`,
    * `evaluator:<id>:trace:<traceId>`, `masking:<rule>:trace:<traceId>`.
    */
   dedupeKey: string;
-  title: string;
-  description: string;
-  severity: FindingSeverity;
-  investigator: { kind: InvestigatorKind; id: string };
-  asset: { type: FindingAssetType; id: string };
   evidence?: readonly string[];
   /** Detections this call stands for (default 1). */
   occurrences?: number;
@@ -96,9 +52,11 @@ export async function raiseFinding(storage: Storage, input: RaiseFindingInput): 
     const evidence = [...new Set(input.evidence ?? [])];
     const existing = await selectFindings(
       storage,
-      'project_id = {projectId:String} AND dedupe_key = {dedupeKey:String}',
-      { projectId: input.projectId, dedupeKey: input.dedupeKey },
-      'ORDER BY updated_at DESC, id',
+      findingsSql(
+        'project_id = {projectId:String} AND dedupe_key = {dedupeKey:String}',
+        { projectId: input.projectId, dedupeKey: input.dedupeKey },
+        'ORDER BY updated_at DESC, id',
+      ),
     );
     const active = existing.find((f) => ACTIVE_STATUSES.includes(f.status));
     if (active) {
@@ -145,14 +103,6 @@ function higherSeverity(a: FindingSeverity, b: FindingSeverity): FindingSeverity
 }
 
 export class FindingMoveError extends Error {}
-
-export interface FindingChange {
-  at: string;
-  actor: string;
-  field: 'status' | 'assignee';
-  from: string | null;
-  to: string | null;
-}
 
 /**
  * Changes the status and/or the assignee (null: unassigned) of a finding, recording who
@@ -215,162 +165,6 @@ export async function saveRiskAssessment(
   const next = { ...finding, riskAssessment: assessment, updatedAt: new Date().toISOString() };
   await writeFinding(storage, next);
   return next;
-}
-
-export async function getFinding(storage: Storage, projectId: string, id: string): Promise<Finding | null> {
-  const [found] = await selectFindings(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
-  return found ?? null;
-}
-
-/** Who changed what on a finding, oldest first. */
-export async function findingHistory(storage: Storage, projectId: string, id: string): Promise<FindingChange[]> {
-  const result = await storage.client.query({
-    query: `
-      SELECT actor, field, from_value, to_value, toString(toUnixTimestamp64Milli(at)) AS at_ms
-      FROM finding_history FINAL
-      WHERE project_id = {projectId:String} AND finding_id = {id:String}
-      ORDER BY at, id`,
-    query_params: { projectId, id },
-    format: 'JSONEachRow',
-    ...named(storage, 'findings.history.read'),
-  });
-  type Row = { actor: string; field: 'status' | 'assignee'; from_value: string; to_value: string; at_ms: string };
-  return (await result.json<Row>()).map((r) => ({
-    at: new Date(Number(r.at_ms)).toISOString(),
-    actor: r.actor,
-    field: r.field,
-    from: r.from_value === '' ? null : r.from_value,
-    to: r.to_value === '' ? null : r.to_value,
-  }));
-}
-
-export interface FindingQuery {
-  projectId: string;
-  assetType?: FindingAssetType;
-  assetId?: string;
-  statuses?: FindingStatus[];
-  investigatorKind?: InvestigatorKind;
-  investigatorId?: string;
-  severities?: FindingSeverity[];
-}
-
-function findingConditions(q: FindingQuery): { condition: string; params: Record<string, unknown> } {
-  const conditions = ['project_id = {projectId:String}'];
-  const params: Record<string, unknown> = { projectId: q.projectId };
-  const add = (sql: string, name: string, value: unknown) => {
-    conditions.push(sql);
-    params[name] = value;
-  };
-  if (q.assetType !== undefined) add('asset_type = {assetType:String}', 'assetType', q.assetType);
-  if (q.assetId !== undefined) add('asset_id = {assetId:String}', 'assetId', q.assetId);
-  if (q.statuses?.length) add('status IN {statuses:Array(String)}', 'statuses', q.statuses);
-  if (q.investigatorKind !== undefined) add('investigator_kind = {investigatorKind:String}', 'investigatorKind', q.investigatorKind);
-  if (q.investigatorId !== undefined) add('investigator_id = {investigatorId:String}', 'investigatorId', q.investigatorId);
-  if (q.severities?.length) add('severity IN {severities:Array(String)}', 'severities', q.severities);
-  return { condition: conditions.join(' AND '), params };
-}
-
-/** Findings of a query, most recently seen first, keyset-paginated on (lastSeen, id). */
-export async function listFindings(
-  storage: Storage,
-  q: FindingQuery,
-  page: { limit: number; before?: { lastSeenMs: number; id: string } },
-): Promise<{ findings: Finding[]; next: { lastSeenMs: number; id: string } | null }> {
-  const { condition, params } = findingConditions(q);
-  let where = condition;
-  if (page.before) {
-    where += ' AND (last_seen, id) < ({beforeSeen:DateTime64(3)}, {beforeId:String})';
-    params.beforeSeen = msToDateTimeParam(page.before.lastSeenMs);
-    params.beforeId = page.before.id;
-  }
-  params.limit = page.limit + 1;
-  const found = await selectFindings(storage, where, params, 'ORDER BY last_seen DESC, id DESC LIMIT {limit:UInt32}');
-  const findings = found.slice(0, page.limit);
-  const last = findings.at(-1);
-  return { findings, next: found.length > page.limit && last ? { lastSeenMs: Date.parse(last.lastSeen), id: last.id } : null };
-}
-
-/** Counts of a query's findings per status and per severity (every value present, 0 when none). */
-export async function countFindings(
-  storage: Storage,
-  q: FindingQuery,
-): Promise<{ total: number; byStatus: Record<FindingStatus, number>; bySeverity: Record<FindingSeverity, number> }> {
-  const { condition, params } = findingConditions(q);
-  const result = await storage.client.query({
-    query: `SELECT status, severity, count() AS n FROM findings FINAL WHERE ${condition} GROUP BY status, severity`,
-    query_params: params,
-    format: 'JSONEachRow',
-    ...named(storage, 'findings.count'),
-  });
-  const byStatus = Object.fromEntries(FINDING_STATUSES.map((s) => [s, 0])) as Record<FindingStatus, number>;
-  const bySeverity = Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, 0])) as Record<FindingSeverity, number>;
-  let total = 0;
-  for (const r of await result.json<{ status: FindingStatus; severity: FindingSeverity; n: string }>()) {
-    byStatus[r.status] += Number(r.n);
-    bySeverity[r.severity] += Number(r.n);
-    total += Number(r.n);
-  }
-  return { total, byStatus, bySeverity };
-}
-
-interface FindingRow {
-  id: string;
-  project_id: string;
-  dedupe_key: string;
-  title: string;
-  description: string;
-  severity: FindingSeverity;
-  status: FindingStatus;
-  investigator_kind: InvestigatorKind;
-  investigator_id: string;
-  asset_type: FindingAssetType;
-  asset_id: string;
-  assignee: string;
-  evidence: string[];
-  occurrences: string;
-  risk_assessment: string;
-  first_ms: string;
-  last_ms: string;
-  created_ms: string;
-  updated_ms: string;
-}
-
-async function selectFindings(storage: Storage, condition: string, params: Record<string, unknown>, tail = ''): Promise<Finding[]> {
-  const result = await storage.client.query({
-    query: `
-      SELECT id, project_id, dedupe_key, title, description, severity, status, investigator_kind, investigator_id,
-        asset_type, asset_id, assignee, evidence, toString(occurrences) AS occurrences, risk_assessment,
-        toString(toUnixTimestamp64Milli(first_seen)) AS first_ms,
-        toString(toUnixTimestamp64Milli(last_seen)) AS last_ms,
-        toString(toUnixTimestamp64Milli(created_at)) AS created_ms,
-        toString(toUnixTimestamp64Milli(updated_at)) AS updated_ms
-      FROM findings FINAL
-      WHERE ${condition}
-      ${tail}`,
-    query_params: params,
-    format: 'JSONEachRow',
-    ...named(storage, 'findings.read'),
-  });
-  const iso = (ms: string) => new Date(Number(ms)).toISOString();
-  return (await result.json<FindingRow>()).map((r) => ({
-    id: r.id,
-    projectId: r.project_id,
-    dedupeKey: r.dedupe_key,
-    title: r.title,
-    description: r.description,
-    severity: r.severity,
-    status: r.status,
-    investigator: { kind: r.investigator_kind, id: r.investigator_id },
-    asset: { type: r.asset_type, id: r.asset_id },
-    assignee: r.assignee === '' ? null : r.assignee,
-    evidence: r.evidence,
-    firstSeen: iso(r.first_ms),
-    lastSeen: iso(r.last_ms),
-    occurrences: Number(r.occurrences),
-    riskAssessment: r.risk_assessment === '' ? null : (JSON.parse(r.risk_assessment) as Finding['riskAssessment']),
-    createdAt: iso(r.created_ms),
-    updatedAt: iso(r.updated_ms),
-  }));
 }
 
 async function writeFinding(storage: Storage, f: Finding): Promise<void> {

@@ -6,6 +6,8 @@ import { msToDateTimeParam } from '../sql/values.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
+import { pageAfterId } from '../sql/page-after-id.ts';
 
 /**
  * Monitor definitions: one versioned row per change, the definition kept as JSON (the
@@ -91,8 +93,14 @@ export async function deleteMonitor(storage: Storage, projectId: string, id: str
 }
 
 export async function getMonitor(storage: Storage, projectId: string, id: string): Promise<StoredMonitor | null> {
-  const [found] = await selectMonitors(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [found] = await selectMonitors(storage, monitorsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   return found ?? null;
+}
+
+/** The statement of a page of listMonitors: one row more than the page, to tell if more follow. */
+export function monitorListSql(projectId: string, page: { limit: number; afterId?: string }): Statement {
+  const { conditions, params } = pageAfterId(projectId, page);
+  return monitorsSql(conditions.join(' AND '), params, 'LIMIT {limit:UInt32}');
 }
 
 /** A page of the project's monitors in creation order. */
@@ -101,20 +109,14 @@ export async function listMonitors(
   projectId: string,
   page: { limit: number; afterId?: string },
 ): Promise<{ monitors: StoredMonitor[]; nextAfterId: string | null }> {
-  const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
-  let condition = 'project_id = {projectId:String}';
-  if (page.afterId !== undefined) {
-    condition += ' AND id > {afterId:String}';
-    params.afterId = page.afterId;
-  }
-  const found = await selectMonitors(storage, condition, params, 'LIMIT {limit:UInt32}');
+  const found = await selectMonitors(storage, monitorListSql(projectId, page));
   const monitors = found.slice(0, page.limit);
   return { monitors, nextAfterId: found.length > page.limit ? monitors.at(-1)!.id : null };
 }
 
 /** Every live monitor of every project (id, project, interval, enabled): what the writers schedule. */
 export async function listScheduledMonitors(storage: Storage): Promise<Array<{ id: string; projectId: string; intervalSeconds: number; enabled: boolean }>> {
-  const found = await selectMonitors(storage, '1', {});
+  const found = await selectMonitors(storage, monitorsSql('1', {}));
   return found.map((m) => ({ id: m.id, projectId: m.projectId, intervalSeconds: m.definition.intervalSeconds, enabled: m.definition.enabled }));
 }
 
@@ -128,17 +130,23 @@ interface MonitorRow {
   created_by: string;
 }
 
-async function selectMonitors(storage: Storage, condition: string, params: Record<string, unknown>, tail = ''): Promise<StoredMonitor[]> {
-  const result = await storage.client.query({
-    query: `
+/** The statement selecting the live monitors a condition picks, in project and id order, with the tail (limit) given. */
+export function monitorsSql(condition: string, params: Record<string, unknown>, tail = ''): Statement {
+  const query = `
       SELECT id, project_id, definition, webhook_secret, created_by,
         toString(toUnixTimestamp64Milli(created_at)) AS created_ms,
         toString(toUnixTimestamp64Milli(updated_at)) AS updated_ms
       FROM monitors FINAL
       WHERE ${condition} AND deleted = 0
       ORDER BY project_id, id
-      ${tail}`,
-    query_params: params,
+      ${tail}`;
+  return { query, params };
+}
+
+async function selectMonitors(storage: Storage, statement: Statement): Promise<StoredMonitor[]> {
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'monitors.read'),
   });

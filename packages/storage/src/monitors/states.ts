@@ -4,6 +4,7 @@ import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 /**
  * The current state of each group of a monitor, its acknowledgements, and its events.
@@ -179,13 +180,8 @@ export async function writeMonitorEvents(storage: Storage, projectId: string, ev
   });
 }
 
-/** A monitor's events, newest first, keyset-paginated on (time, id). */
-export async function listMonitorEvents(
-  storage: Storage,
-  projectId: string,
-  monitorId: string,
-  page: { limit: number; before?: { atMs: number; id: string } },
-): Promise<{ events: MonitorEvent[]; next: { atMs: number; id: string } | null }> {
+/** The statement of a page of listMonitorEvents: one row more than the page, to tell if more follow. */
+export function monitorEventListSql(projectId: string, monitorId: string, page: { limit: number; before?: { atMs: number; id: string } }): Statement {
   const params: Record<string, unknown> = { projectId, monitorId, limit: page.limit + 1 };
   let condition = 'project_id = {projectId:String} AND monitor_id = {monitorId:String}';
   if (page.before) {
@@ -193,8 +189,7 @@ export async function listMonitorEvents(
     params.beforeAt = msToDateTimeParam(page.before.atMs);
     params.beforeId = page.before.id;
   }
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT id, monitor_id, kind, group_key, from_state, to_state, value, threshold, muted, actor, detail,
         toString(toUnixTimestamp64Milli(at)) AS at_ms,
         if(window_start IS NULL, NULL, toString(toUnixTimestamp64Milli(window_start))) AS window_start_ms,
@@ -202,8 +197,21 @@ export async function listMonitorEvents(
       FROM monitor_events FINAL
       WHERE ${condition}
       ORDER BY at DESC, id DESC
-      LIMIT {limit:UInt32}`,
-    query_params: params,
+      LIMIT {limit:UInt32}`;
+  return { query, params };
+}
+
+/** A monitor's events, newest first, keyset-paginated on (time, id). */
+export async function listMonitorEvents(
+  storage: Storage,
+  projectId: string,
+  monitorId: string,
+  page: { limit: number; before?: { atMs: number; id: string } },
+): Promise<{ events: MonitorEvent[]; next: { atMs: number; id: string } | null }> {
+  const statement = monitorEventListSql(projectId, monitorId, page);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'monitors.events.list'),
   });

@@ -1,8 +1,9 @@
 import type { Storage } from '../client/client.ts';
 import { groupSql, measureByName, measureValue, type GroupBy, type MeasureName } from '../traces/measures.ts';
-import { measureSource } from '../traces/timeseries.ts';
+import { measureSource, type MeasureSource } from '../traces/timeseries.ts';
 import type { TraceFilter } from '../traces/filter.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 /**
  * A measure's value over a whole window, once or per group: what a monitor judges.
@@ -34,6 +35,26 @@ export function groupSqlOf(groupBy: GroupBy | undefined): string {
   return groupBy ? groupSql(groupBy).column : "''";
 }
 
+/** The statement of queryMeasureValues over a measure's source: a row per group, the most extreme first. */
+export function measureValuesSql(source: MeasureSource, request: MeasureValueRequest): Statement {
+  const query = `
+      SELECT ${groupSqlOf(request.groupBy)} AS grp, ${measureByName(request.measure).sql} AS value, count() AS traces
+      FROM ${source.from}
+      GROUP BY grp
+      ORDER BY value ${request.extreme === 'highest' ? 'DESC' : 'ASC'}, grp
+      LIMIT {maxGroups:UInt32}`;
+  return { query, params: { ...source.params, maxGroups: MAX_MONITOR_GROUPS } };
+}
+
+/** The statement of sampleTraceIds over a measure's source: the newest traces of one group. */
+export function sampleTracesSql(source: MeasureSource, request: Pick<MeasureValueRequest, 'groupBy'> & { group: string }): Statement {
+  const query = `
+      SELECT trace_id FROM ${source.from} AND ${groupSqlOf(request.groupBy)} = {evidenceGroup:String}
+      ORDER BY trace_start DESC
+      LIMIT {evidenceLimit:UInt32}`;
+  return { query, params: { ...source.params, evidenceGroup: request.group, evidenceLimit: EVIDENCE_TRACES } };
+}
+
 /**
  * The measure over the filter's window, one row per group present. An ungrouped measure
  * always has one row: the measure's empty value (0 for counts, null where there is
@@ -41,15 +62,11 @@ export function groupSqlOf(groupBy: GroupBy | undefined): string {
  */
 export async function queryMeasureValues(storage: Storage, filter: TraceFilter, request: MeasureValueRequest): Promise<GroupValue[]> {
   const measure = measureByName(request.measure);
-  const { from, params } = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
+  const source = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
+  const statement = measureValuesSql(source, request);
   const result = await storage.client.query({
-    query: `
-      SELECT ${groupSqlOf(request.groupBy)} AS grp, ${measure.sql} AS value, count() AS traces
-      FROM ${from}
-      GROUP BY grp
-      ORDER BY value ${request.extreme === 'highest' ? 'DESC' : 'ASC'}, grp
-      LIMIT {maxGroups:UInt32}`,
-    query_params: { ...params, maxGroups: MAX_MONITOR_GROUPS },
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'monitors.values'),
   });
@@ -68,13 +85,11 @@ export async function sampleTraceIds(
   filter: TraceFilter,
   request: Pick<MeasureValueRequest, 'measure' | 'scoreName' | 'groupBy'> & { group: string },
 ): Promise<string[]> {
-  const { from, params } = await measureSource(storage, filter, measureByName(request.measure), request.scoreName, request.groupBy);
+  const source = await measureSource(storage, filter, measureByName(request.measure), request.scoreName, request.groupBy);
+  const statement = sampleTracesSql(source, request);
   const result = await storage.client.query({
-    query: `
-      SELECT trace_id FROM ${from} AND ${groupSqlOf(request.groupBy)} = {evidenceGroup:String}
-      ORDER BY trace_start DESC
-      LIMIT {evidenceLimit:UInt32}`,
-    query_params: { ...params, evidenceGroup: request.group, evidenceLimit: EVIDENCE_TRACES },
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'monitors.sample-traces'),
   });

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
+import { pageAfterId } from '../sql/page-after-id.ts';
 
 /**
  * A saved view: a named trace filter (as the query parameters of GET /traces), with sort
@@ -46,7 +48,7 @@ export async function createTraceView(
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };
-  const live = await selectViews(storage, 'project_id = {projectId:String}', { projectId: input.projectId });
+  const live = await selectViews(storage, traceViewsSql('project_id = {projectId:String}', { projectId: input.projectId }));
   if (live.length >= MAX_TRACE_VIEWS) throw new TraceViewConflictError(`a project has at most ${MAX_TRACE_VIEWS} saved views`);
   ensureNameFree(live, view);
   await writeVersion(storage, view, now, false);
@@ -60,7 +62,7 @@ export async function updateTraceView(
   id: string,
   patch: Partial<TraceViewInput>,
 ): Promise<TraceView | null> {
-  const live = await selectViews(storage, 'project_id = {projectId:String}', { projectId });
+  const live = await selectViews(storage, traceViewsSql('project_id = {projectId:String}', { projectId }));
   const current = live.find((v) => v.view.id === id);
   if (!current) return null;
   const next: TraceView = { ...current.view, ...definedFields(patch) };
@@ -73,14 +75,14 @@ export async function updateTraceView(
 
 /** Deletes a live view; false when there is none with this id. */
 export async function deleteTraceView(storage: Storage, projectId: string, id: string): Promise<boolean> {
-  const [current] = await selectViews(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [current] = await selectViews(storage, traceViewsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   if (!current) return false;
   await writeVersion(storage, current.view, Math.max(Date.now(), current.version + 1), true);
   return true;
 }
 
 export async function getTraceView(storage: Storage, projectId: string, id: string): Promise<TraceView | null> {
-  const [found] = await selectViews(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [found] = await selectViews(storage, traceViewsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   return found?.view ?? null;
 }
 
@@ -90,15 +92,15 @@ export async function listTraceViews(
   projectId: string,
   page: { limit: number; afterId?: string },
 ): Promise<{ views: TraceView[]; nextAfterId: string | null }> {
-  const conditions = ['project_id = {projectId:String}'];
-  const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
-  if (page.afterId !== undefined) {
-    conditions.push('id > {afterId:String}');
-    params.afterId = page.afterId;
-  }
-  const found = await selectViews(storage, conditions.join(' AND '), params, 'LIMIT {limit:UInt32}');
+  const found = await selectViews(storage, traceViewListSql(projectId, page));
   const views = found.slice(0, page.limit).map((f) => f.view);
   return { views, nextAfterId: found.length > page.limit ? views.at(-1)!.id : null };
+}
+
+/** The statement of a page of listTraceViews: one row more than the page, to tell if more follow. */
+export function traceViewListSql(projectId: string, page: { limit: number; afterId?: string }): Statement {
+  const { conditions, params } = pageAfterId(projectId, page);
+  return traceViewsSql(conditions.join(' AND '), params, 'LIMIT {limit:UInt32}');
 }
 
 function ensureNameFree(live: readonly { view: TraceView }[], view: TraceView): void {
@@ -150,18 +152,23 @@ interface TraceViewRow {
   version: string;
 }
 
-/** Live views only: a deleted view's newest version carries deleted = 1. */
-async function selectViews(storage: Storage, condition: string, params: Record<string, unknown>, tail = '') {
-  const result = await storage.client.query({
-    query: `
+/** The statement selecting the live views a condition picks (a deleted view's newest version carries deleted = 1), in id order. */
+export function traceViewsSql(condition: string, params: Record<string, unknown>, tail = ''): Statement {
+  const query = `
       SELECT id, project_id, name, description, filter, sort_field, sort_order, columns, owner,
         toString(toUnixTimestamp64Milli(created_at)) AS created_ms,
         toString(toUnixTimestamp64Milli(updated_at)) AS updated_ms,
         toString(version) AS version
       FROM trace_views FINAL
       WHERE ${condition} AND deleted = 0
-      ORDER BY id ${tail}`,
-    query_params: params,
+      ORDER BY id ${tail}`;
+  return { query, params };
+}
+
+async function selectViews(storage: Storage, statement: Statement) {
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'project-settings.trace-views.read'),
   });

@@ -3,6 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { keyedSerializer } from '../sql/keyed-serializer.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { ScoreConfigError, throwIfInvalidConfig, type ScoreConfig, type ScoreDataType } from './config-rules.ts';
 
 export { SCORE_DATA_TYPES, ScoreConfigError, checkScoreAgainstConfig } from './config-rules.ts';
@@ -57,7 +58,7 @@ export async function updateScoreConfig(
   patch: { description?: string; min?: number | null; max?: number | null; categories?: string[]; archived?: boolean },
 ): Promise<ScoreConfig | null> {
   return serializedPerProject(projectId, async () => {
-    const [current] = await selectConfigs(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+    const [current] = await selectConfigs(storage, scoreConfigsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
     if (!current) return null;
     const next: ScoreConfig = { ...current.config };
     if (patch.description !== undefined) next.description = patch.description;
@@ -78,8 +79,20 @@ export async function updateScoreConfig(
 
 /** One config of the project, archived or not, or null. */
 export async function getScoreConfig(storage: Storage, projectId: string, id: string): Promise<ScoreConfig | null> {
-  const [found] = await selectConfigs(storage, 'project_id = {projectId:String} AND id = {id:String}', { projectId, id });
+  const [found] = await selectConfigs(storage, scoreConfigsSql('project_id = {projectId:String} AND id = {id:String}', { projectId, id }));
   return found ? found.config : null;
+}
+
+/** The statement of a page of listScoreConfigs: one row more than the page, to tell if more follow. */
+export function scoreConfigListSql(projectId: string, page: { includeArchived: boolean; limit: number; afterId?: string }): Statement {
+  const conditions = ['project_id = {projectId:String}'];
+  const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
+  if (!page.includeArchived) conditions.push('archived = 0');
+  if (page.afterId !== undefined) {
+    conditions.push('id > {afterId:String}');
+    params.afterId = page.afterId;
+  }
+  return scoreConfigsSql(conditions.join(' AND '), params, 'ORDER BY id LIMIT {limit:UInt32}');
 }
 
 /** A page of a project's configs in id order (ids start with their creation time, so that is creation order). */
@@ -88,14 +101,7 @@ export async function listScoreConfigs(
   projectId: string,
   page: { includeArchived: boolean; limit: number; afterId?: string },
 ): Promise<{ configs: ScoreConfig[]; nextAfterId: string | null }> {
-  const conditions = ['project_id = {projectId:String}'];
-  const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
-  if (!page.includeArchived) conditions.push('archived = 0');
-  if (page.afterId !== undefined) {
-    conditions.push('id > {afterId:String}');
-    params.afterId = page.afterId;
-  }
-  const found = await selectConfigs(storage, conditions.join(' AND '), params, 'ORDER BY id LIMIT {limit:UInt32}');
+  const found = await selectConfigs(storage, scoreConfigListSql(projectId, page));
   const configs = found.slice(0, page.limit).map((f) => f.config);
   const last = configs.at(-1);
   return { configs, nextAfterId: found.length > page.limit && last ? last.id : null };
@@ -110,9 +116,11 @@ export async function findActiveScoreConfigs(storage: Storage, projectId: string
   if (names.length === 0) return byName;
   const found = await selectConfigs(
     storage,
-    'project_id = {projectId:String} AND archived = 0 AND has({names:Array(String)}, name)',
-    { projectId, names: [...new Set(names)] },
-    'ORDER BY created_at, id',
+    scoreConfigsSql(
+      'project_id = {projectId:String} AND archived = 0 AND has({names:Array(String)}, name)',
+      { projectId, names: [...new Set(names)] },
+      'ORDER BY created_at, id',
+    ),
   );
   for (const { config } of found) if (!byName.has(config.name)) byName.set(config.name, config);
   return byName;
@@ -145,8 +153,10 @@ export async function findArchivedScoreConfigNames(storage: Storage, projectId: 
 async function ensureNameFree(storage: Storage, config: ScoreConfig): Promise<void> {
   const [clash] = await selectConfigs(
     storage,
-    'project_id = {projectId:String} AND name = {name:String} AND archived = 0 AND id != {id:String}',
-    { projectId: config.projectId, name: config.name, id: config.id },
+    scoreConfigsSql(
+      'project_id = {projectId:String} AND name = {name:String} AND archived = 0 AND id != {id:String}',
+      { projectId: config.projectId, name: config.name, id: config.id },
+    ),
   );
   if (clash) {
     throw new ScoreConfigError('conflict', `an active score config named ${JSON.stringify(config.name)} already exists (${clash.config.id})`, [
@@ -180,17 +190,24 @@ interface ScoreConfigRow {
   version: string;
 }
 
-async function selectConfigs(storage: Storage, condition: string, params: Record<string, unknown>, tail = 'ORDER BY id') {
-  const result = await storage.client.query({
-    query: `
+/** The statement selecting the configs a condition picks, with the tail (order, limit) given. */
+export function scoreConfigsSql(condition: string, params: Record<string, unknown>, tail = 'ORDER BY id'): Statement {
+  const query = `
       SELECT id, project_id, name, data_type, min_value, max_value, categories, description, archived, created_by,
         toString(toUnixTimestamp64Milli(created_at)) AS created_ms,
         toString(toUnixTimestamp64Milli(updated_at)) AS updated_ms,
         toString(version) AS version
       FROM score_configs FINAL
       WHERE ${condition}
-      ${tail}`,
-    query_params: params,
+      ${tail}`;
+  return { query, params };
+}
+
+/** The configs a statement of scoreConfigsSql picks, with the row version each was read at. */
+async function selectConfigs(storage: Storage, statement: Statement) {
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'scores.configs.read'),
   });

@@ -2,6 +2,7 @@ import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 export const SCORE_SOURCES = ['api', 'sdk', 'annotation', 'end_user', 'eval'] as const;
 export type ScoreSource = (typeof SCORE_SOURCES)[number];
@@ -117,13 +118,8 @@ export interface ScorePage {
   next: { createdMs: string; id: string } | null;
 }
 
-/** Scores of one trace (trace and span scores) or one session, oldest first, keyset-paginated. */
-export async function listScores(
-  storage: Storage,
-  projectId: string,
-  target: ScoreTarget,
-  page: { limit: number; after?: { createdMs: string; id: string } },
-): Promise<ScorePage> {
+/** The statement of a page of listScores: one row more than the page, to tell if more follow. */
+export function scoreListSql(projectId: string, target: ScoreTarget, page: { limit: number; after?: { createdMs: string; id: string } }): Statement {
   const params: Record<string, unknown> = { projectId, limit: page.limit + 1 };
   const conditions = ['project_id = {projectId:String}', targetCondition(target, params)];
   if (page.after) {
@@ -131,9 +127,20 @@ export async function listScores(
     params.afterMs = page.after.createdMs;
     params.afterId = page.after.id;
   }
+  return { query: `SELECT ${SELECT_COLUMNS} FROM scores FINAL WHERE ${conditions.join(' AND ')} ORDER BY created_at, id LIMIT {limit:UInt32}`, params };
+}
+
+/** Scores of one trace (trace and span scores) or one session, oldest first, keyset-paginated. */
+export async function listScores(
+  storage: Storage,
+  projectId: string,
+  target: ScoreTarget,
+  page: { limit: number; after?: { createdMs: string; id: string } },
+): Promise<ScorePage> {
+  const statement = scoreListSql(projectId, target, page);
   const result = await storage.client.query({
-    query: `SELECT ${SELECT_COLUMNS} FROM scores FINAL WHERE ${conditions.join(' AND ')} ORDER BY created_at, id LIMIT {limit:UInt32}`,
-    query_params: params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'scores.list'),
   });

@@ -4,6 +4,8 @@ import { conditionsNeedTexts } from '../traces/aggregate.ts';
 import { traceFilterSql, type TraceFilter } from '../traces/filter.ts';
 import { rollupsToRead, traceRowsSql } from '../traces/rows.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
+import type { RolledUpHour } from '../traces/rollups.ts';
 
 export interface ScoreNameSummary {
   name: string;
@@ -29,13 +31,15 @@ interface GroupRow {
   value_max: number | null;
 }
 
-/** Per score name: count, mean, min and max of values, and label counts. */
-export async function summarizeScores(storage: Storage, projectId: string, scope: ScoreSummaryScope): Promise<ScoreNameSummary[]> {
+/**
+ * The summary statement: scores grouped by name and label, of one target or of the traces a
+ * filter matches (read from the rolled-up hours given and from spans for the others).
+ */
+export function scoreSummarySql(projectId: string, scope: ScoreSummaryScope, rollups: readonly RolledUpHour[]): Statement {
   const params: Record<string, unknown> = { projectId };
   let scopeCondition: string;
   if ('traceFilter' in scope) {
     const filter = traceFilterSql(scope.traceFilter);
-    const rollups = await rollupsToRead(storage, scope.traceFilter);
     // traceRowsSql adds the parameters of the rollups it reads to filter.params.
     const traces = traceRowsSql(scope.traceFilter, filter, rollups, { texts: conditionsNeedTexts(filter.traceConditions) });
     Object.assign(params, filter.params);
@@ -44,16 +48,24 @@ export async function summarizeScores(storage: Storage, projectId: string, scope
     scopeCondition = targetCondition(scope, params);
   }
   // Grouped by label too, so label counts come from the engine, not from every row.
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT name, string_value, count() AS n,
         countIf(value IS NOT NULL) AS value_count, sumIf(value, value IS NOT NULL) AS value_sum,
         minIf(value, value IS NOT NULL) AS value_min, maxIf(value, value IS NOT NULL) AS value_max
       FROM scores FINAL
       WHERE project_id = {projectId:String} AND ${scopeCondition}
       GROUP BY name, string_value
-      ORDER BY name`,
-    query_params: params,
+      ORDER BY name`;
+  return { query, params };
+}
+
+/** Per score name: count, mean, min and max of values, and label counts. */
+export async function summarizeScores(storage: Storage, projectId: string, scope: ScoreSummaryScope): Promise<ScoreNameSummary[]> {
+  const rollups = 'traceFilter' in scope ? await rollupsToRead(storage, scope.traceFilter) : [];
+  const statement = scoreSummarySql(projectId, scope, rollups);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'scores.summary'),
   });

@@ -3,6 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { listScores, type ScoreRecord } from '../scores/records.ts';
 import { msToDateTimeParam, nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { TRACE_COLUMNS_SQL, traceColumnsFor, type TraceAggregateRow } from '../traces/aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS, traceFilterSql, type TraceFilter } from '../traces/filter.ts';
 import { traceRecordFromRow, type TraceRecord } from '../traces/record.ts';
@@ -92,15 +93,8 @@ interface SessionRow {
   sess_users: string[];
 }
 
-/**
- * Sessions whose traces match the filter, most recent last activity first, keyset-paginated
- * on (last activity, session id). Figures cover the matching traces only.
- */
-export async function listSessions(
-  storage: Storage,
-  filter: TraceFilter,
-  page: { limit: number; after?: SessionCursor },
-): Promise<SessionPage> {
+/** The statement of a page of listSessions: one row more than the page, to tell if more follow. */
+export function sessionListSql(filter: TraceFilter, page: { limit: number; after?: SessionCursor }): Statement {
   const sql = traceFilterSql(filter);
   const params: Record<string, unknown> = { ...sql.params, maxUsers: MAX_SESSION_USERS, limit: page.limit + 1 };
   let having = '';
@@ -110,8 +104,7 @@ export async function listSessions(
     params.afterEnd = nanosToDateTimeValue(page.after.lastActivityNs);
     params.afterSession = page.after.sessionId;
   }
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT ${sessionColumnsSql('trace_session_id')}
       FROM (
         SELECT ${traceColumnsFor(sql.traceConditions)}, ${TRACE_USERS_SQL}
@@ -123,8 +116,23 @@ export async function listSessions(
       GROUP BY trace_session_id
       ${having}
       ORDER BY sess_end DESC, sess_id DESC
-      LIMIT {limit:UInt32}`,
-    query_params: params,
+      LIMIT {limit:UInt32}`;
+  return { query, params };
+}
+
+/**
+ * Sessions whose traces match the filter, most recent last activity first, keyset-paginated
+ * on (last activity, session id). Figures cover the matching traces only.
+ */
+export async function listSessions(
+  storage: Storage,
+  filter: TraceFilter,
+  page: { limit: number; after?: SessionCursor },
+): Promise<SessionPage> {
+  const statement = sessionListSql(filter, page);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'sessions.list'),
   });
@@ -137,14 +145,14 @@ export async function listSessions(
 }
 
 /**
- * One session over all its traces (any time), with its traces in start order and its
- * scores, or null when the project has no such session. A trace is in the session when
- * one of its spans names it; its spans are read within TRACE_SPAN_MARGIN_MS of the
- * session's own spans, the margin every trace figure of the lists assumes too.
+ * The two statements of getSession, given the first and last start of the session's own
+ * spans: the session's figures over all its traces, and its traces in start order.
  */
-export async function getSession(storage: Storage, projectId: string, sessionId: string): Promise<SessionDetail | null> {
-  const bounds = await sessionSpanBounds(storage, projectId, sessionId);
-  if (!bounds) return null;
+export function sessionDetailSql(
+  projectId: string,
+  sessionId: string,
+  bounds: { firstStartMs: number; lastStartMs: number },
+): { figures: Statement; traces: Statement } {
   const params = {
     projectId,
     sessionId,
@@ -166,23 +174,42 @@ export async function getSession(storage: Storage, projectId: string, sessionId:
             WHERE project_id = {projectId:String} AND session_id = {sessionId:String}
               AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)})
         GROUP BY trace_id`;
-  const [figures, traceRows, scores] = await Promise.all([
-    storage.client
-      .query({
-        // Every trace found counts, even one whose other spans name a different session.
-        query: `
+  return {
+    // Every trace found counts, even one whose other spans name a different session.
+    figures: {
+      query: `
           SELECT ${sessionColumnsSql('{sessionId:String}')}
           FROM (${sessionTraces})
           HAVING count() > 0`,
-        query_params: params,
+      params,
+    },
+    traces: { query: `SELECT * FROM (${sessionTraces}) ORDER BY trace_start, trace_id LIMIT {traceLimit:UInt32}`, params },
+  };
+}
+
+/**
+ * One session over all its traces (any time), with its traces in start order and its
+ * scores, or null when the project has no such session. A trace is in the session when
+ * one of its spans names it; its spans are read within TRACE_SPAN_MARGIN_MS of the
+ * session's own spans, the margin every trace figure of the lists assumes too.
+ */
+export async function getSession(storage: Storage, projectId: string, sessionId: string): Promise<SessionDetail | null> {
+  const bounds = await sessionSpanBounds(storage, projectId, sessionId);
+  if (!bounds) return null;
+  const { figures: figuresSql, traces: tracesSql } = sessionDetailSql(projectId, sessionId, bounds);
+  const [figures, traceRows, scores] = await Promise.all([
+    storage.client
+      .query({
+        query: figuresSql.query,
+        query_params: figuresSql.params,
         format: 'JSONEachRow',
         ...named(storage, 'sessions.detail.figures'),
       })
       .then((r) => r.json<SessionRow>()),
     storage.client
       .query({
-        query: `SELECT * FROM (${sessionTraces}) ORDER BY trace_start, trace_id LIMIT {traceLimit:UInt32}`,
-        query_params: params,
+        query: tracesSql.query,
+        query_params: tracesSql.params,
         format: 'JSONEachRow',
         ...named(storage, 'sessions.detail.traces'),
       })

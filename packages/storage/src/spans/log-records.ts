@@ -3,6 +3,7 @@ import type { SpanEventRecord, SpanRow } from '@aos/domain';
 import type { SpanLogRecord } from '@aos/otlp';
 import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { SPAN_COLUMNS } from './writes.ts';
 
@@ -87,16 +88,23 @@ export async function readSpanLogRecords(storage: Storage, projectId: string, ke
   return byKey;
 }
 
+/** The statement of readSpanRows: every column of these spans' live rows. */
+export function spanRowsSql(projectId: string, keys: readonly SpanKey[]): Statement {
+  // Times as decimal seconds, the form SpanRow holds and inserts take back unchanged.
+  const columns = SPAN_COLUMNS.map((c) => (c === 'start_time' || c === 'end_time' ? `toString(toDecimal64(${c}, 9)) AS ${c}` : c)).join(', ');
+  const query = `SELECT ${columns} FROM spans FINAL
+            WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
+              AND concat(trace_id, '/', span_id) IN {keys:Array(String)}`;
+  return { query, params: { projectId, traceIds: traceIdsOf(keys), keys: keys.map((k) => spanKey(k.traceId, k.spanId)) } };
+}
+
 /** The live rows of these spans, whole, as the writer wrote them (those stored so far). */
 export async function readSpanRows(storage: Storage, projectId: string, keys: readonly SpanKey[]): Promise<SpanRow[]> {
   if (keys.length === 0) return [];
-  // Times as decimal seconds, the form SpanRow holds and inserts take back unchanged.
-  const columns = SPAN_COLUMNS.map((c) => (c === 'start_time' || c === 'end_time' ? `toString(toDecimal64(${c}, 9)) AS ${c}` : c)).join(', ');
+  const statement = spanRowsSql(projectId, keys);
   const result = await storage.client.query({
-    query: `SELECT ${columns} FROM spans FINAL
-            WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
-              AND concat(trace_id, '/', span_id) IN {keys:Array(String)}`,
-    query_params: { projectId, traceIds: traceIdsOf(keys), keys: keys.map((k) => spanKey(k.traceId, k.spanId)) },
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'spans.log-records.span-rows'),
   });

@@ -3,8 +3,10 @@ import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { TRACE_COST_SQL } from './aggregate.ts';
-import { traceFilterSql } from './filter.ts';
+import { traceFilterSql, type TraceFilter } from './filter.ts';
+import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 
 /**
@@ -148,6 +150,23 @@ interface StepRow {
   start_ns: string;
 }
 
+/** The statement of projectCostStats over a window's traces, read from the rolled-up hours given and from spans for the others. */
+export function costStatsSql(filter: TraceFilter, rollups: readonly RolledUpHour[]): Statement {
+  const sql = traceFilterSql(filter);
+  const traces = traceRowsSql(filter, sql, rollups);
+  // After traceRowsSql, which adds the parameters of the rollups it reads to sql.params.
+  const query = `
+      SELECT length(costs) AS traces,
+        arrayReduce('quantileExact(0.5)', costs) AS median,
+        arrayReduce('quantileExact(0.5)', arrayMap(c -> abs(c - median), costs)) AS mad
+      FROM (
+        SELECT groupArray(trace_cost) AS costs
+        FROM (${traces})
+        WHERE ${sql.traceConditions.join(' AND ')} AND trace_cost > 0
+      )`;
+  return { query, params: sql.params };
+}
+
 /**
  * Median and MAD (median absolute deviation) of the cost of the project's traces that
  * started since `sinceMs` and cost anything (traces without model calls would pull both
@@ -161,19 +180,10 @@ export async function projectCostStats(
 ): Promise<CostStats | null> {
   // Up to a day ahead: spans stamped by a clock running fast still count.
   const filter = { projectId, startTimeMs: opts.sinceMs, endTimeMs: Date.now() + 86_400_000 };
-  const sql = traceFilterSql(filter);
-  const traces = traceRowsSql(filter, sql, await rollupsToRead(storage, filter));
+  const statement = costStatsSql(filter, await rollupsToRead(storage, filter));
   const result = await storage.client.query({
-    query: `
-      SELECT length(costs) AS traces,
-        arrayReduce('quantileExact(0.5)', costs) AS median,
-        arrayReduce('quantileExact(0.5)', arrayMap(c -> abs(c - median), costs)) AS mad
-      FROM (
-        SELECT groupArray(trace_cost) AS costs
-        FROM (${traces})
-        WHERE ${sql.traceConditions.join(' AND ')} AND trace_cost > 0
-      )`,
-    query_params: sql.params,
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'traces.flags.cost-stats'),
   });

@@ -2,6 +2,7 @@ import type { Storage } from '../client/client.ts';
 import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS } from './filter.ts';
 
@@ -58,18 +59,10 @@ export interface DueRollupHour {
  * whose counts have not moved for `quietMs`: newest first.
  */
 export async function findDueRollupHours(storage: Storage, opts: { nowMs: number; quietMs: number; limit: number }): Promise<DueRollupHour[]> {
+  const statement = dueRollupHoursSql(opts);
   const result = await storage.client.query({
-    query: `
-      SELECT w.project_id AS project_id, toString(toUnixTimestamp(w.rollup_hour)) AS hour_s,
-        toString(w.written_around) AS written_around, toString(r.version) AS current_version
-      FROM (${writesPerHourSql('1')}) AS w
-      LEFT JOIN (SELECT project_id, hour, version, written_around FROM trace_rollup_hours FINAL) AS r
-        ON w.project_id = r.project_id AND w.rollup_hour = r.hour
-      -- without a rollup the right side reads as 0, and an hour with writes has a count above 0
-      WHERE r.written_around != w.written_around AND w.last_written < {quietBefore:DateTime64(3)}
-      ORDER BY w.rollup_hour DESC, w.project_id
-      LIMIT {limit:UInt32}`,
-    query_params: { quietBefore: msToDateTimeParam(opts.nowMs - opts.quietMs), limit: opts.limit },
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'traces.rollups.due'),
   });
@@ -82,6 +75,21 @@ export async function findDueRollupHours(storage: Storage, opts: { nowMs: number
   }));
 }
 
+/** The statement of findDueRollupHours. */
+export function dueRollupHoursSql(opts: { nowMs: number; quietMs: number; limit: number }): Statement {
+  const query = `
+      SELECT w.project_id AS project_id, toString(toUnixTimestamp(w.rollup_hour)) AS hour_s,
+        toString(w.written_around) AS written_around, toString(r.version) AS current_version
+      FROM (${writesPerHourSql('1')}) AS w
+      LEFT JOIN (SELECT project_id, hour, version, written_around FROM trace_rollup_hours FINAL) AS r
+        ON w.project_id = r.project_id AND w.rollup_hour = r.hour
+      -- without a rollup the right side reads as 0, and an hour with writes has a count above 0
+      WHERE r.written_around != w.written_around AND w.last_written < {quietBefore:DateTime64(3)}
+      ORDER BY w.rollup_hour DESC, w.project_id
+      LIMIT {limit:UInt32}`;
+  return { query, params: { quietBefore: msToDateTimeParam(opts.nowMs - opts.quietMs), limit: opts.limit } };
+}
+
 /**
  * Computes the rollups of one hour from its spans, then records them as the hour's current
  * ones. The spans are read after the count was taken, so they hold at least what it
@@ -90,14 +98,26 @@ export async function findDueRollupHours(storage: Storage, opts: { nowMs: number
  */
 export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { spansPerPart?: number } = {}): Promise<void> {
   const version = nextRowVersion();
-  const columns = [...TRACE_ROLLUP_COLUMNS, ...TRACE_TEXT_COLUMNS].join(', ');
   // The aggregation holds every trace's root texts until it ends: a busy hour is done in
   // parts by trace id hash (each reads the hour again), all under one version. PREWHERE
   // before FINAL: see rows.ts.
   const parts = Math.max(1, Math.ceil(due.writtenAround / (opts.spansPerPart ?? ROLLUP_SPANS_PER_PART)));
   for (let part = 0; part < parts; part++) {
-    await storage.client.command({
-      query: `
+    const statement = rollupPartSql(due, { version, parts, part });
+    await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.compute') });
+  }
+  await storage.client.insert({
+    table: 'trace_rollup_hours',
+    values: [{ project_id: due.projectId, hour: due.hourMs / 1000, version, written_around: due.writtenAround, computed_at: Date.now() }],
+    format: 'JSONEachRow',
+    ...named(storage, 'traces.rollups.record'),
+  });
+}
+
+/** The statement of one part of rollUpHour: the rollups of the hour's traces whose id hash falls in the part. */
+export function rollupPartSql(due: Pick<DueRollupHour, 'projectId' | 'hourMs'>, run: { version: number; parts: number; part: number }): Statement {
+  const columns = [...TRACE_ROLLUP_COLUMNS, ...TRACE_TEXT_COLUMNS].join(', ');
+  const query = `
         INSERT INTO trace_rollups (project_id, hour, version, ${columns})
         SELECT {projectId:String}, toStartOfHour(trace_start), {version:UInt64}, ${columns}
         FROM (
@@ -107,25 +127,17 @@ export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { s
             AND cityHash64(trace_id) % {parts:UInt32} = {part:UInt32}
           GROUP BY trace_id
         )
-        WHERE toStartOfHour(trace_start) = toDateTime({hour:DateTime64(3)}, 'UTC')`,
-      query_params: {
-        projectId: due.projectId,
-        version,
-        parts,
-        part,
-        hour: msToDateTimeParam(due.hourMs),
-        scanStart: msToDateTimeParam(due.hourMs - TRACE_SPAN_MARGIN_MS),
-        scanEnd: msToDateTimeParam(due.hourMs + HOUR_MS + TRACE_SPAN_MARGIN_MS),
-      },
-      ...named(storage, 'traces.rollups.compute'),
-    });
-  }
-  await storage.client.insert({
-    table: 'trace_rollup_hours',
-    values: [{ project_id: due.projectId, hour: due.hourMs / 1000, version, written_around: due.writtenAround, computed_at: Date.now() }],
-    format: 'JSONEachRow',
-    ...named(storage, 'traces.rollups.record'),
-  });
+        WHERE toStartOfHour(trace_start) = toDateTime({hour:DateTime64(3)}, 'UTC')`;
+  const params = {
+    projectId: due.projectId,
+    version: run.version,
+    parts: run.parts,
+    part: run.part,
+    hour: msToDateTimeParam(due.hourMs),
+    scanStart: msToDateTimeParam(due.hourMs - TRACE_SPAN_MARGIN_MS),
+    scanEnd: msToDateTimeParam(due.hourMs + HOUR_MS + TRACE_SPAN_MARGIN_MS),
+  };
+  return { query, params };
 }
 
 /**
@@ -138,19 +150,23 @@ export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { s
 export async function dropSupersededRollups(storage: Storage, rolledUp: readonly DueRollupHour[]): Promise<void> {
   const superseded = rolledUp.filter((h) => h.currentVersion > 0);
   if (superseded.length === 0) return;
-  const table = storage.cluster ? `trace_rollups_local ON CLUSTER ${storage.cluster}` : 'trace_rollups';
-  await storage.client.command({
-    query: `
+  const statement = dropSupersededRollupsSql(superseded, storage.cluster);
+  await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.drop-superseded') });
+}
+
+/** The statement of dropSupersededRollups for hours rolled up before; on a cluster, run on every shard's local table. */
+export function dropSupersededRollupsSql(superseded: readonly DueRollupHour[], cluster: string | undefined): Statement {
+  const table = cluster ? `trace_rollups_local ON CLUSTER ${cluster}` : 'trace_rollups';
+  const query = `
       DELETE FROM ${table}
       WHERE project_id IN {projects:Array(String)} AND hour IN {hours:Array(DateTime)}
-        AND arrayExists((p, h, previous) -> p = project_id AND h = hour AND version < previous, {projects:Array(String)}, {hours:Array(DateTime)}, {previous:Array(UInt64)})`,
-    query_params: {
-      projects: superseded.map((h) => h.projectId),
-      hours: superseded.map((h) => h.hourMs / 1000),
-      previous: superseded.map((h) => h.currentVersion),
-    },
-    ...named(storage, 'traces.rollups.drop-superseded'),
-  });
+        AND arrayExists((p, h, previous) -> p = project_id AND h = hour AND version < previous, {projects:Array(String)}, {hours:Array(DateTime)}, {previous:Array(UInt64)})`;
+  const params = {
+    projects: superseded.map((h) => h.projectId),
+    hours: superseded.map((h) => h.hourMs / 1000),
+    previous: superseded.map((h) => h.currentVersion),
+  };
+  return { query, params };
 }
 
 /** An hour whose rollups are exact now, and the version to read. */
@@ -167,11 +183,23 @@ export async function exactRollupHours(
   projectId: string,
   window: { startTimeMs: number; endTimeMs: number },
 ): Promise<RolledUpHour[]> {
+  const statement = exactRollupHoursSql(projectId, window);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
+    format: 'JSONEachRow',
+    ...named(storage, 'traces.rollups.exact-hours'),
+  });
+  const rows = await result.json<{ rolled_hour_s: string; rolled_version: string }>();
+  return rows.map((r) => ({ hourMs: Number(r.rolled_hour_s) * 1000, version: Number(r.rolled_version) }));
+}
+
+/** The statement of exactRollupHours. */
+export function exactRollupHoursSql(projectId: string, window: { startTimeMs: number; endTimeMs: number }): Statement {
   const firstHour = Math.floor(window.startTimeMs / HOUR_MS) * HOUR_MS;
   const lastHour = Math.floor((window.endTimeMs - 1) / HOUR_MS) * HOUR_MS;
   // Set membership rather than a join: a join's setup alone cost about 15 ms here.
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT toString(toUnixTimestamp(hour)) AS rolled_hour_s, toString(version) AS rolled_version
       FROM trace_rollup_hours FINAL
       WHERE project_id = {projectId:String} AND hour >= toDateTime({firstHour:DateTime64(3)}, 'UTC') AND hour <= toDateTime({lastHour:DateTime64(3)}, 'UTC')
@@ -179,17 +207,13 @@ export async function exactRollupHours(
           SELECT rollup_hour, written_around
           FROM (${writesPerHourSql('project_id = {projectId:String} AND hour >= {hoursFrom:DateTime64(3)} AND hour < {hoursTo:DateTime64(3)}')})
         )
-      ORDER BY hour`,
-    query_params: {
-      projectId,
-      firstHour: msToDateTimeParam(firstHour),
-      lastHour: msToDateTimeParam(lastHour),
-      hoursFrom: msToDateTimeParam(firstHour - HOUR_MS),
-      hoursTo: msToDateTimeParam(lastHour + 2 * HOUR_MS),
-    },
-    format: 'JSONEachRow',
-    ...named(storage, 'traces.rollups.exact-hours'),
-  });
-  const rows = await result.json<{ rolled_hour_s: string; rolled_version: string }>();
-  return rows.map((r) => ({ hourMs: Number(r.rolled_hour_s) * 1000, version: Number(r.rolled_version) }));
+      ORDER BY hour`;
+  const params = {
+    projectId,
+    firstHour: msToDateTimeParam(firstHour),
+    lastHour: msToDateTimeParam(lastHour),
+    hoursFrom: msToDateTimeParam(firstHour - HOUR_MS),
+    hoursTo: msToDateTimeParam(lastHour + 2 * HOUR_MS),
+  };
+  return { query, params };
 }

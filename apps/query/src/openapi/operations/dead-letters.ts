@@ -1,7 +1,25 @@
+import * as v from 'valibot';
 import { listSchema } from '../../routes/dead-letters/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import type { Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { count, list, nullableTime, text } from '../shared-schemas.ts';
+
+export const deadLetter = v.object({
+  jobId: text,
+  projectId: text,
+  spanCount: v.nullable(count),
+  receivedAt: nullableTime,
+  failedAt: nullableTime,
+  attempts: count,
+  cause: v.pipe(
+    v.picklist(['invalid_batch', 'stalled', 'rows_refused', 'rows_missing', 'storage_error']),
+    v.description('rows_refused: the engine refused the rows themselves (see refusal); rows_missing: the rows were gone from Redis before they were stored'),
+  ),
+  refusal: v.pipe(v.nullable(v.picklist(['parse', 'type', 'size'])), v.description('With rows_refused: unreadable rows, a value not fitting its column, or a value too large')),
+  reason: text,
+});
+const retried = v.object({ retried: count });
+const removed = v.object({ removed: count });
 
 export const deadLetterOperations: Operation[] = [
   {
@@ -10,14 +28,14 @@ export const deadLetterOperations: Operation[] = [
     summary: "Span batches of the key's project that failed for good",
     scope: 'admin',
     query: queryParametersOf(listSchema),
-    responses: { 200: { description: 'The dead letters', json: s.list(s.deadLetter) } },
+    responses: { 200: { description: 'The dead letters', json: list(deadLetter) } },
   },
   {
     method: 'post',
     path: '/api/v1/dead-letters/retry',
     summary: "Put all of the project's dead letters back in the queue, with fresh attempts",
     scope: 'admin',
-    responses: { 200: { description: 'How many went back', json: s.retried } },
+    responses: { 200: { description: 'How many went back', json: retried } },
   },
   {
     method: 'post',
@@ -26,7 +44,7 @@ export const deadLetterOperations: Operation[] = [
     description: '`{"retried":0}` when it is no longer a dead letter.',
     scope: 'admin',
     pathParams: { jobId: 'the jobId of a dead letter' },
-    responses: { 200: { description: 'How many went back (0 or 1)', json: s.retried } },
+    responses: { 200: { description: 'How many went back (0 or 1)', json: retried } },
     errors: [404],
   },
   {
@@ -34,7 +52,7 @@ export const deadLetterOperations: Operation[] = [
     path: '/api/v1/dead-letters',
     summary: "Remove all of the project's dead letters for good, with their rows",
     scope: 'admin',
-    responses: { 200: { description: 'How many were removed', json: s.removed } },
+    responses: { 200: { description: 'How many were removed', json: removed } },
   },
   {
     method: 'delete',
@@ -43,7 +61,7 @@ export const deadLetterOperations: Operation[] = [
     description: '`{"removed":0}` when it is no longer a dead letter (it was put back, or stored).',
     scope: 'admin',
     pathParams: { jobId: 'the jobId of a dead letter' },
-    responses: { 200: { description: 'How many were removed (0 or 1)', json: s.removed } },
+    responses: { 200: { description: 'How many were removed (0 or 1)', json: removed } },
     errors: [404],
   },
 ];

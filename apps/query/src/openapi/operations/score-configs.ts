@@ -1,7 +1,24 @@
+import * as v from 'valibot';
+import { SCORE_DATA_TYPES } from '@aos/storage';
 import { createSchema, listSchema, patchSchema } from '../../routes/score-configs/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { page, text, time } from '../shared-schemas.ts';
+
+export const scoreConfig = v.object({
+  id: text,
+  projectId: text,
+  name: text,
+  dataType: v.picklist(SCORE_DATA_TYPES),
+  min: v.nullable(v.number()),
+  max: v.nullable(v.number()),
+  categories: v.nullable(v.array(text)),
+  description: text,
+  archived: v.boolean(),
+  createdAt: time,
+  updatedAt: time,
+  createdBy: text,
+});
 
 export const scoreConfigOperations: Operation[] = [
   {
@@ -10,7 +27,7 @@ export const scoreConfigOperations: Operation[] = [
     summary: 'Score configs of the project',
     scope: 'read',
     query: queryParametersOf(listSchema, { includeArchived: 'true: archived configs too' }),
-    responses: { 200: { description: 'A page of score configs', json: s.page(s.scoreConfig) } },
+    responses: { 200: { description: 'A page of score configs', json: page(scoreConfig) } },
   },
   {
     method: 'post',
@@ -20,7 +37,7 @@ export const scoreConfigOperations: Operation[] = [
     scope: 'write',
     query: [projectIdParam],
     body: createSchema,
-    responses: { 201: { description: 'The config', json: s.scoreConfig } },
+    responses: { 201: { description: 'The config', json: scoreConfig } },
     errors: [409],
   },
   {
@@ -31,7 +48,7 @@ export const scoreConfigOperations: Operation[] = [
     pathParams: { id: 'score config id' },
     query: [projectIdParam],
     body: patchSchema,
-    responses: { 200: { description: 'The config as changed', json: s.scoreConfig } },
+    responses: { 200: { description: 'The config as changed', json: scoreConfig } },
     errors: [404, 409],
   },
 ];

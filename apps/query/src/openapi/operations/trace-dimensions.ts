@@ -1,7 +1,27 @@
+import * as v from 'valibot';
 import { DIMENSION_KEYS_BODY_MAX_BYTES, addSchema, listSchema } from '../../routes/trace-dimensions/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { count, text, time } from '../shared-schemas.ts';
+
+const dimensionKey = v.object({ key: text, addedAt: time, addedBy: text });
+const dimensionList = v.object({
+  data: v.array(dimensionKey),
+  maxKeys: count,
+  suggestions: v.optional(
+    v.object({
+      since: time,
+      sampledSpans: count,
+      keys: v.array(v.object({ key: text, spans: count, share: v.number(), examples: v.array(text) })),
+    }),
+  ),
+});
+const dimensionsAdded = v.object({
+  added: v.array(text),
+  alreadyPresent: v.array(text),
+  data: v.array(dimensionKey),
+  note: text,
+});
 
 export const dimensionOperations: Operation[] = [
   {
@@ -13,7 +33,7 @@ export const dimensionOperations: Operation[] = [
       discover: 'true: also list metadata keys of recent spans that are not dimensions yet',
       discoverDays: 'how many days of spans discovery samples',
     }),
-    responses: { 200: { description: 'The keys', json: s.dimensionList } },
+    responses: { 200: { description: 'The keys', json: dimensionList } },
   },
   {
     method: 'post',
@@ -24,8 +44,8 @@ export const dimensionOperations: Operation[] = [
     body: addSchema,
     maxBodyBytes: DIMENSION_KEYS_BODY_MAX_BYTES,
     responses: {
-      200: { description: 'Every key was already a dimension', json: s.dimensionsAdded },
-      201: { description: 'Keys added', json: s.dimensionsAdded },
+      200: { description: 'Every key was already a dimension', json: dimensionsAdded },
+      201: { description: 'Keys added', json: dimensionsAdded },
     },
   },
 ];

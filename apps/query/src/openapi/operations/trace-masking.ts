@@ -1,7 +1,28 @@
 import * as v from 'valibot';
 import { MASKING_TEST_BODY_MAX_BYTES, testSchema } from '../../routes/trace-masking/index.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { anyObject, count, nullableText, nullableTime, text } from '../shared-schemas.ts';
+
+const maskingRule = v.looseObject({
+  name: text,
+  detector: v.optional(text),
+  pattern: v.optional(text),
+  replacement: v.optional(v.looseObject({ style: v.picklist(['type_tag', 'fixed', 'keep_last', 'hash']) })),
+  fields: v.optional(anyObject),
+});
+/** A masking policy: its rules in order (docs/api.md, "Masking"; packages/masking/README.md has every field). */
+export const maskingPolicy = v.object({ rules: v.array(maskingRule) });
+export const maskingPolicyBody = v.object({
+  projectId: text,
+  policy: maskingPolicy,
+  updatedAt: nullableTime,
+  updatedBy: nullableText,
+  detectors: v.array(text),
+});
+const maskingTestResult = v.object({
+  masked: text,
+  matches: v.array(v.object({ rule: text, detector: v.optional(text), start: count, end: count })),
+});
 
 export const maskingOperations: Operation[] = [
   {
@@ -10,7 +31,7 @@ export const maskingOperations: Operation[] = [
     summary: "The project's masking policy",
     scope: 'read',
     query: [projectIdParam],
-    responses: { 200: { description: 'The policy (no rules when none was saved) and the built-in detectors', json: s.maskingPolicyBody } },
+    responses: { 200: { description: 'The policy (no rules when none was saved) and the built-in detectors', json: maskingPolicyBody } },
   },
   {
     method: 'post',
@@ -19,8 +40,8 @@ export const maskingOperations: Operation[] = [
     description: '`{"rules":[]}` turns masking off. Every ingest process drops its copy as soon as the change is announced.',
     scope: 'write',
     query: [projectIdParam],
-    body: s.maskingPolicy,
-    responses: { 200: { description: 'The saved policy', json: s.maskingPolicyBody } },
+    body: maskingPolicy,
+    responses: { 200: { description: 'The saved policy', json: maskingPolicyBody } },
   },
   {
     method: 'post',
@@ -29,8 +50,8 @@ export const maskingOperations: Operation[] = [
     scope: 'read',
     query: [projectIdParam],
     // The route takes the policy as it comes and checks it as a saved one is checked.
-    body: v.strictObject({ ...testSchema.entries, policy: s.maskingPolicy }),
+    body: v.strictObject({ ...testSchema.entries, policy: maskingPolicy }),
     maxBodyBytes: MASKING_TEST_BODY_MAX_BYTES,
-    responses: { 200: { description: 'The masked text and what matched where', json: s.maskingTestResult } },
+    responses: { 200: { description: 'The masked text and what matched where', json: maskingTestResult } },
   },
 ];

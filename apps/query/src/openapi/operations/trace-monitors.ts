@@ -1,8 +1,67 @@
+import * as v from 'valibot';
+import { MONITOR_STATES, FINDING_SEVERITIES } from '@aos/domain';
 import { listSchema, muteSchema } from '../../routes/trace-monitors/index.ts';
 import { createSchema, patchSchema, previewSchema } from '../../routes/trace-monitors/monitor-input.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { anyObject, count, list, nullableText, nullableTime, page, text, time } from '../shared-schemas.ts';
+
+const monitorState = v.picklist(MONITOR_STATES);
+const monitorMetric = v.object({ name: text, unit: text, description: text, needsScoreName: v.boolean() });
+export const monitor = v.looseObject({
+  id: text,
+  projectId: text,
+  name: text,
+  description: text,
+  measure: text,
+  scoreName: nullableText,
+  filter: anyObject,
+  groupBy: nullableText,
+  windowSeconds: count,
+  intervalSeconds: count,
+  condition: v.looseObject({ operator: v.picklist(['above', 'below']), threshold: v.number() }),
+  severity: v.picklist(FINDING_SEVERITIES),
+  enabled: v.boolean(),
+  unit: text,
+  webhook: v.nullable(v.object({ url: text, secretHint: text })),
+  muted: v.boolean(),
+  mutedUntil: nullableTime,
+  state: v.nullable(monitorState),
+  lastEvaluatedAt: nullableTime,
+  acknowledged: v.boolean(),
+  groups: v.array(
+    v.object({ group: text, state: monitorState, value: v.nullable(v.number()), since: time, acknowledged: v.boolean(), evaluatedAt: time }),
+  ),
+  createdAt: time,
+  updatedAt: time,
+  createdBy: text,
+});
+const acknowledgedMonitor = v.looseObject({ ...monitor.entries, acknowledgedGroups: v.array(text) });
+const monitorPreview = v.looseObject({
+  measure: text,
+  unit: text,
+  value: v.nullable(v.number()),
+  state: monitorState,
+  windowStart: time,
+  windowEnd: time,
+  groups: v.array(v.object({ group: text, value: v.nullable(v.number()), traces: count, state: monitorState })),
+});
+export const monitorEvent = v.object({
+  id: text,
+  monitorId: text,
+  at: time,
+  kind: text,
+  group: text,
+  fromState: v.nullable(monitorState),
+  toState: v.nullable(monitorState),
+  value: v.nullable(v.number()),
+  threshold: v.nullable(v.number()),
+  windowStart: nullableTime,
+  windowEnd: nullableTime,
+  muted: v.boolean(),
+  actor: text,
+  detail: text,
+});
 
 const MONITOR_ID = { id: 'monitor id' };
 
@@ -12,7 +71,7 @@ export const monitorOperations: Operation[] = [
     path: '/api/v1/trace-monitors/metrics',
     summary: 'The measures a monitor can watch, with unit and description',
     scope: 'read',
-    responses: { 200: { description: 'The catalogue', json: s.list(s.monitorMetric) } },
+    responses: { 200: { description: 'The catalogue', json: list(monitorMetric) } },
   },
   {
     method: 'get',
@@ -20,7 +79,7 @@ export const monitorOperations: Operation[] = [
     summary: 'Monitors of the project, with their live states',
     scope: 'read',
     query: queryParametersOf(listSchema),
-    responses: { 200: { description: 'A page of monitors', json: s.page(s.monitor) } },
+    responses: { 200: { description: 'A page of monitors', json: page(monitor) } },
   },
   {
     method: 'post',
@@ -29,7 +88,7 @@ export const monitorOperations: Operation[] = [
     scope: 'write',
     query: [projectIdParam],
     body: createSchema,
-    responses: { 201: { description: 'The monitor (the webhook secret shown only by its last four characters)', json: s.monitor } },
+    responses: { 201: { description: 'The monitor (the webhook secret shown only by its last four characters)', json: monitor } },
   },
   {
     method: 'post',
@@ -38,7 +97,7 @@ export const monitorOperations: Operation[] = [
     scope: 'read',
     query: [projectIdParam],
     body: previewSchema,
-    responses: { 200: { description: 'The value over the window ending now, and its state', json: s.monitorPreview } },
+    responses: { 200: { description: 'The value over the window ending now, and its state', json: monitorPreview } },
   },
   {
     method: 'get',
@@ -47,7 +106,7 @@ export const monitorOperations: Operation[] = [
     scope: 'read',
     pathParams: MONITOR_ID,
     query: [projectIdParam],
-    responses: { 200: { description: 'The monitor', json: s.monitor } },
+    responses: { 200: { description: 'The monitor', json: monitor } },
     errors: [404],
   },
   {
@@ -58,7 +117,7 @@ export const monitorOperations: Operation[] = [
     pathParams: MONITOR_ID,
     query: [projectIdParam],
     body: patchSchema,
-    responses: { 200: { description: 'The monitor as changed', json: s.monitor } },
+    responses: { 200: { description: 'The monitor as changed', json: monitor } },
     errors: [404],
   },
   {
@@ -78,7 +137,7 @@ export const monitorOperations: Operation[] = [
     scope: 'read',
     pathParams: MONITOR_ID,
     query: queryParametersOf(listSchema),
-    responses: { 200: { description: 'A page of events', json: s.page(s.monitorEvent) } },
+    responses: { 200: { description: 'A page of events', json: page(monitorEvent) } },
     errors: [404],
   },
   {
@@ -91,7 +150,7 @@ export const monitorOperations: Operation[] = [
     query: [projectIdParam],
     body: muteSchema,
     bodyOptional: true,
-    responses: { 200: { description: 'The monitor', json: s.monitor } },
+    responses: { 200: { description: 'The monitor', json: monitor } },
     errors: [404],
   },
   {
@@ -101,7 +160,7 @@ export const monitorOperations: Operation[] = [
     scope: 'write',
     pathParams: MONITOR_ID,
     query: [projectIdParam],
-    responses: { 200: { description: 'The monitor', json: s.monitor } },
+    responses: { 200: { description: 'The monitor', json: monitor } },
     errors: [404],
   },
   {
@@ -111,7 +170,7 @@ export const monitorOperations: Operation[] = [
     scope: 'write',
     pathParams: MONITOR_ID,
     query: [projectIdParam],
-    responses: { 200: { description: 'The monitor and the groups acknowledged', json: s.acknowledgedMonitor } },
+    responses: { 200: { description: 'The monitor and the groups acknowledged', json: acknowledgedMonitor } },
     errors: [404, 409],
   },
 ];

@@ -1,8 +1,17 @@
+import * as v from 'valibot';
 import { retentionSchema } from '../../routes/trace-retention/index.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { text, time } from '../shared-schemas.ts';
 
-const retention = { description: 'What applies, the default and the project\'s own setting', json: s.retention };
+const days = v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('days; null: kept for ever')));
+export const retention = v.object({
+  projectId: text,
+  days,
+  defaultDays: days,
+  override: v.nullable(v.object({ days, updatedAt: time, updatedBy: text })),
+});
+
+const retentionAnswer = { description: 'What applies, the default and the project\'s own setting', json: retention };
 
 export const retentionOperations: Operation[] = [
   {
@@ -11,7 +20,7 @@ export const retentionOperations: Operation[] = [
     summary: "How long the project's traces are kept",
     scope: 'read',
     query: [projectIdParam],
-    responses: { 200: retention },
+    responses: { 200: retentionAnswer },
   },
   {
     method: 'put',
@@ -21,7 +30,7 @@ export const retentionOperations: Operation[] = [
     scope: 'admin',
     query: [projectIdParam],
     body: retentionSchema,
-    responses: { 200: retention },
+    responses: { 200: retentionAnswer },
   },
   {
     method: 'delete',
@@ -29,6 +38,6 @@ export const retentionOperations: Operation[] = [
     summary: 'Back to the default retention (RETENTION_DAYS)',
     scope: 'admin',
     query: [projectIdParam],
-    responses: { 200: retention },
+    responses: { 200: retentionAnswer },
   },
 ];

@@ -4,8 +4,17 @@ import { patchScoreSchema, writeScoresBodySchema } from '../../routes/trace-scor
 import { traceFilterSchema } from '../../filters/trace-filter.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
 import { TRACE_FILTER_DESCRIPTIONS } from './traces.ts';
+import { count, deleted, list, page, score, text } from '../shared-schemas.ts';
+
+const scoreSummaryRow = v.object({
+  name: text,
+  count: count,
+  mean: v.nullable(v.number()),
+  min: v.nullable(v.number()),
+  max: v.nullable(v.number()),
+  labels: v.record(v.string(), count),
+});
 
 const target = queryParametersOf(targetSchema.pipe[0], {
   traceId: 'the scores of this trace and its spans (give traceId or sessionId)',
@@ -21,7 +30,7 @@ export const scoreOperations: Operation[] = [
     description: 'A score with the id of one of the key\'s scores, or an externalId the key used before, replaces it. If any score fails its checks (target, score config, ownership), nothing is stored and the answer is 422 naming each one.',
     scope: 'write',
     body: writeScoresBodySchema,
-    responses: { 200: { description: 'The stored scores with their ids', json: v.object({ scores: v.array(s.score) }) } },
+    responses: { 200: { description: 'The stored scores with their ids', json: v.object({ scores: v.array(score) }) } },
     errors: [422],
   },
   {
@@ -30,7 +39,7 @@ export const scoreOperations: Operation[] = [
     summary: 'Scores of a trace (and its spans) or of a session',
     scope: 'read',
     query: [...target, projectIdParam, ...queryParametersOf(pageSchema)],
-    responses: { 200: { description: 'A page of scores', json: s.page(s.score) } },
+    responses: { 200: { description: 'A page of scores', json: page(score) } },
   },
   {
     method: 'get',
@@ -39,7 +48,7 @@ export const scoreOperations: Operation[] = [
     description: 'Of one trace or session, or of the traces a trace filter matches (their trace and span scores).',
     scope: 'read',
     query: [...target, ...queryParametersOf(traceFilterSchema, TRACE_FILTER_DESCRIPTIONS)],
-    responses: { 200: { description: 'One row per score name', json: s.list(s.scoreSummaryRow) } },
+    responses: { 200: { description: 'One row per score name', json: list(scoreSummaryRow) } },
   },
   {
     method: 'patch',
@@ -48,7 +57,7 @@ export const scoreOperations: Operation[] = [
     scope: 'write',
     pathParams: SCORE_ID,
     body: patchScoreSchema,
-    responses: { 200: { description: 'The score as changed', json: s.score } },
+    responses: { 200: { description: 'The score as changed', json: score } },
     errors: [404, 422],
   },
   {
@@ -57,7 +66,7 @@ export const scoreOperations: Operation[] = [
     summary: "Remove one of the key's own scores",
     scope: 'write',
     pathParams: SCORE_ID,
-    responses: { 200: { description: 'Removed', json: s.deleted } },
+    responses: { 200: { description: 'Removed', json: deleted } },
     errors: [404],
   },
 ];

@@ -1,7 +1,21 @@
+import * as v from 'valibot';
 import { VIEW_BODY_MAX_BYTES, createSchema, listSchema, patchSchema } from '../../routes/trace-views/index.ts';
 import { queryParametersOf } from '../json-schema.ts';
 import { projectIdParam, type Operation } from '../operation.ts';
-import * as s from '../schemas.ts';
+import { page, text, time } from '../shared-schemas.ts';
+
+export const traceView = v.object({
+  id: text,
+  projectId: text,
+  name: text,
+  description: text,
+  filter: v.record(v.string(), v.union([v.string(), v.array(v.string())])),
+  sort: v.object({ field: text, order: v.picklist(['asc', 'desc']) }),
+  columns: v.array(text),
+  owner: text,
+  createdAt: time,
+  updatedAt: time,
+});
 
 const VIEW_ID = { id: 'saved view id' };
 
@@ -12,7 +26,7 @@ export const viewOperations: Operation[] = [
     summary: 'Saved views of the project',
     scope: 'read',
     query: queryParametersOf(listSchema),
-    responses: { 200: { description: 'A page of views', json: s.page(s.traceView) } },
+    responses: { 200: { description: 'A page of views', json: page(traceView) } },
   },
   {
     method: 'post',
@@ -23,7 +37,7 @@ export const viewOperations: Operation[] = [
     query: [projectIdParam],
     body: createSchema,
     maxBodyBytes: VIEW_BODY_MAX_BYTES,
-    responses: { 201: { description: 'The view', json: s.traceView } },
+    responses: { 201: { description: 'The view', json: traceView } },
     errors: [409],
   },
   {
@@ -33,7 +47,7 @@ export const viewOperations: Operation[] = [
     scope: 'read',
     pathParams: VIEW_ID,
     query: [projectIdParam],
-    responses: { 200: { description: 'The view', json: s.traceView } },
+    responses: { 200: { description: 'The view', json: traceView } },
     errors: [404],
   },
   {
@@ -45,7 +59,7 @@ export const viewOperations: Operation[] = [
     query: [projectIdParam],
     body: patchSchema,
     maxBodyBytes: VIEW_BODY_MAX_BYTES,
-    responses: { 200: { description: 'The view as changed', json: s.traceView } },
+    responses: { 200: { description: 'The view as changed', json: traceView } },
     errors: [404, 409],
   },
   {

@@ -1,0 +1,34 @@
+SELECT count() AS n FROM (SELECT item_key, item_trace, item_span, item_session FROM (
+      SELECT DISTINCT trace_session_id AS item_key, '' AS item_trace, '' AS item_span, trace_session_id AS item_session
+      FROM (SELECT trace_id, trace_session_id FROM (
+    SELECT trace_id,
+    min(start_time) AS trace_start,
+    max(end_time) AS trace_end,
+    dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
+    if(countIf(parent_span_id = '') > 0, argMinIf(name, start_time, parent_span_id = ''), argMin(name, start_time)) AS trace_name,
+    count() AS span_count,
+    countIf(status = 'error') AS error_count,
+    multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(input_tokens, span_type IN ('llm', 'embedding')), sum(input_tokens)) AS trace_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(output_tokens, span_type IN ('llm', 'embedding')), sum(output_tokens)) AS trace_output_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(total_tokens, span_type IN ('llm', 'embedding')), sum(total_tokens)) AS trace_total_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cached_input_tokens, span_type IN ('llm', 'embedding')), sum(cached_input_tokens)) AS trace_cached_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(reasoning_tokens, span_type IN ('llm', 'embedding')), sum(reasoning_tokens)) AS trace_reasoning_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cost, span_type IN ('llm', 'embedding')), sum(cost)) AS trace_cost,
+    anyIf(session_id, session_id != '') AS trace_session_id,
+    anyIf(user_id, user_id != '') AS trace_user_id,
+    anyIf(environment, environment != '') AS trace_environment,
+    anyIf(service_name, service_name != '') AS trace_service_name,
+    anyIf(platform, platform != '') AS trace_platform,
+    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
+    countIf(notEmpty(quality_flags)) AS flagged_span_count,
+    countIf(notEmpty(masked_rules)) AS masked_span_count,
+    toString(toUnixTimestamp64Nano(trace_start)) AS trace_start_ns,
+    toString(toUnixTimestamp64Nano(trace_end)) AS trace_end_ns FROM spans FINAL
+    PREWHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)} AND trace_id IN (SELECT trace_id FROM scores FINAL WHERE project_id = {projectId:String} AND trace_id != '' AND name = {scoreName:String} AND value >= {scoreMin:Float64} AND value <= {scoreMax:Float64} AND string_value = {scoreLabel:String}) AND trace_id IN (
+    SELECT trace_id FROM spans
+    WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+      AND (positionCaseInsensitiveUTF8(name, {search:String}) > 0 OR positionCaseInsensitiveUTF8(input, {search:String}) > 0 OR positionCaseInsensitiveUTF8(output, {search:String}) > 0)) AND trace_id IN (
+    SELECT trace_id FROM spans
+    WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
+      AND dimensions[{dimKey0:String}] = {dimValue0:String}) AND trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, {flag0:String})) GROUP BY trace_id) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} AND trace_status = {status:String} AND ((trace_duration_ms > {q0:Float64} AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)} AND span_type = {q1:String})))) WHERE trace_session_id != '') WHERE 1 AND sipHash64({sampleSeed:String}, item_key) % 1000000 < {sampleBelow:UInt64})

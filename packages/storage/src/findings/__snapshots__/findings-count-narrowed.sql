@@ -1,0 +1,1 @@
+SELECT status, severity, count() AS n FROM findings FINAL WHERE project_id = {projectId:String} AND asset_type = {assetType:String} AND asset_id = {assetId:String} AND status IN {statuses:Array(String)} AND investigator_kind = {investigatorKind:String} AND investigator_id = {investigatorId:String} AND severity IN {severities:Array(String)} GROUP BY status, severity
