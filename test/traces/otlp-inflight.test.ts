@@ -103,6 +103,15 @@ describe('in-flight body bytes', () => {
     const spans = recordSpans(400, { 'padding.text': 'x'.repeat(400) });
     const body = serializeSpans(spans, 'protobuf');
     expect(body.byteLength).toBeGreaterThan(BUDGET);
-    expect((await postOtlp(body)).status).toBe(200);
+    // The holder aborted by the test before is released once the server sees its socket
+    // close, which on a loaded machine can come after this request: until then this export
+    // is not the only one, and 503 is the right answer.
+    const statuses: number[] = [];
+    await eventually(async () => {
+      const status = (await postOtlp(body)).status;
+      statuses.push(status);
+      return status === 200 ? true : undefined;
+    }, 10_000, 'the export to be let through');
+    expect(statuses.every((s) => s === 503 || s === 200)).toBe(true);
   });
 });
