@@ -1,6 +1,7 @@
 import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 import { API_SPAN_SQL, apiSpanFromRow, type ApiSpan, type ApiSpanRow } from '../traces/api-span.ts';
 import { TRACE_SPAN_MARGIN_MS, type TraceFilter } from '../traces/filter.ts';
 
@@ -37,18 +38,18 @@ interface SpanExportSqlRow extends ApiSpanRow {
   output: string;
 }
 
+/** A page of spans to export: how many, after which span. */
+export type SpanExportPageQuery = { limit: number; after?: SpanExportCursor };
+
 /**
- * One page of the spans of the given traces (a page of a trace list under `filter`),
- * keyset-paginated on (start time, trace id, span id). Only spans inside the filter's span
- * scan are read, the same spans the trace figures (span count, tokens, cost) add up.
+ * The statement of listExportSpans: one more span than the page holds (to tell whether
+ * another page follows), keyset-paginated on (start time, trace id, span id).
  */
-export async function listExportSpans(
-  storage: Storage,
+export function spanExportSql(
   filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>,
   traceIds: readonly string[],
-  page: { limit: number; after?: SpanExportCursor },
-): Promise<SpanExportPage> {
-  if (traceIds.length === 0) return { spans: [], next: null };
+  page: SpanExportPageQuery,
+): Statement {
   const conditions = [
     'project_id = {projectId:String}',
     'start_time >= {scanStart:DateTime64(3)}',
@@ -68,14 +69,31 @@ export async function listExportSpans(
     params.afterTrace = page.after.traceId;
     params.afterSpan = page.after.spanId;
   }
-  const result = await storage.client.query({
-    query: `
+  const query = `
       SELECT ${API_SPAN_SQL}, trace_id, session_id, user_id, input, output
       FROM spans FINAL
       WHERE ${conditions.join(' AND ')}
       ORDER BY start_time, trace_id, span_id
-      LIMIT {limit:UInt32}`,
-    query_params: params,
+      LIMIT {limit:UInt32}`;
+  return { query, params };
+}
+
+/**
+ * One page of the spans of the given traces (a page of a trace list under `filter`),
+ * keyset-paginated on (start time, trace id, span id). Only spans inside the filter's span
+ * scan are read, the same spans the trace figures (span count, tokens, cost) add up.
+ */
+export async function listExportSpans(
+  storage: Storage,
+  filter: Pick<TraceFilter, 'projectId' | 'startTimeMs' | 'endTimeMs'>,
+  traceIds: readonly string[],
+  page: SpanExportPageQuery,
+): Promise<SpanExportPage> {
+  if (traceIds.length === 0) return { spans: [], next: null };
+  const statement = spanExportSql(filter, traceIds, page);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'spans.export'),
   });
