@@ -3,6 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { API_SPAN_SQL, apiSpanFromRow, type ApiSpan, type ApiSpanRow } from '../traces/api-span.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 interface SpanDetailRow extends ApiSpanRow {
   trace_id: string;
@@ -60,15 +61,9 @@ export interface SpanDetail extends ApiSpan {
   links: unknown[];
 }
 
-/** One span in full, or null. `parent_missing` is added when its parent is not stored. */
-export async function getSpanDetail(
-  storage: Storage,
-  projectId: string,
-  traceId: string,
-  spanId: string,
-): Promise<SpanDetail | null> {
-  const result = await storage.client.query({
-    query: `
+/** The statement of getSpanDetail: the span's columns, and whether its parent is stored. */
+export function spanDetailSql(projectId: string, traceId: string, spanId: string): Statement {
+  const query = `
       SELECT ${API_SPAN_SQL},
         trace_id, environment, platform, scope_name, scope_version, input, output,
         input_messages, output_messages, system_instructions, session_id, user_id,
@@ -79,8 +74,21 @@ export async function getSpanDetail(
         ) AS parent_found
       FROM spans FINAL
       WHERE project_id = {projectId:String} AND trace_id = {traceId:String} AND span_id = {spanId:String}
-      LIMIT 1`,
-    query_params: { projectId, traceId, spanId },
+      LIMIT 1`;
+  return { query, params: { projectId, traceId, spanId } };
+}
+
+/** One span in full, or null. `parent_missing` is added when its parent is not stored. */
+export async function getSpanDetail(
+  storage: Storage,
+  projectId: string,
+  traceId: string,
+  spanId: string,
+): Promise<SpanDetail | null> {
+  const statement = spanDetailSql(projectId, traceId, spanId);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'spans.detail'),
   });
