@@ -5,6 +5,20 @@ import { API_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';
 import type { TraceRecord } from './record.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
+
+/** The statement of getTraceWithSpans: the trace's texts, span tuples and flags in one row. */
+export function traceWithSpansSql(projectId: string, traceId: string): Statement {
+  // PREWHERE before FINAL holds for key columns (see rows.ts).
+  const query = `
+      SELECT ${TRACE_TEXT_SQL},
+        ${API_SPAN_TUPLES.sql} AS trace_span_rows,
+        ${TRACE_FLAGS_OF_TRACE_SQL} AS trace_flag_rows
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+      GROUP BY trace_id`;
+  return { query, params: { projectId, traceId } };
+}
 
 /**
  * A trace, its spans (in start order) and its flags in one query: finding a trace's rows
@@ -18,16 +32,10 @@ export async function getTraceWithSpans(
   projectId: string,
   traceId: string,
 ): Promise<{ trace: TraceRecord; spans: ApiSpan[]; flags: JudgedFlags } | null> {
-  // PREWHERE before FINAL holds for key columns (see rows.ts).
+  const statement = traceWithSpansSql(projectId, traceId);
   const result = await storage.client.query({
-    query: `
-      SELECT ${TRACE_TEXT_SQL},
-        ${API_SPAN_TUPLES.sql} AS trace_span_rows,
-        ${TRACE_FLAGS_OF_TRACE_SQL} AS trace_flag_rows
-      FROM spans FINAL
-      PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
-      GROUP BY trace_id`,
-    query_params: { projectId, traceId },
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'traces.detail'),
   });
