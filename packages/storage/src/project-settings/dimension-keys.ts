@@ -2,6 +2,7 @@ import { METADATA_JSON_ATTRIBUTE, METADATA_PREFIXES } from '@aos/domain';
 import type { Storage } from '../client/client.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
+import type { Statement } from '../sql/statement.ts';
 
 /** Most dimension keys a project may have: each is extracted from every span at ingest. */
 export const MAX_DIMENSION_KEYS = 50;
@@ -69,17 +70,12 @@ export interface MetadataKeyCandidate {
 /** Spans read at most when looking for candidate keys: discovery is a sample, not a census. */
 const DISCOVERY_SAMPLE_SPANS = 200_000;
 
-/**
- * Metadata keys seen on recent spans (metadata-prefixed attributes with the prefix taken
- * off, and the keys of OpenInference's `metadata` JSON object) that are not dimensions
- * yet, most frequent first.
- */
-export async function discoverMetadataKeys(
-  storage: Storage,
-  input: { projectId: string; sinceMs: number; exclude: readonly string[]; limit: number },
-): Promise<{ sampledSpans: number; candidates: MetadataKeyCandidate[] }> {
-  const result = await storage.client.query({
-    query: `
+/** What discoverMetadataKeys samples: a project's spans since a time, the keys to leave out, how many candidates. */
+export type MetadataKeysInput = { projectId: string; sinceMs: number; exclude: readonly string[]; limit: number };
+
+/** The statement of discoverMetadataKeys: candidate keys of a sample of recent spans, with the sample's size. */
+export function metadataKeysSql(input: MetadataKeysInput): Statement {
+  const query = `
       WITH sample AS (
         SELECT attributes FROM spans
         WHERE project_id = {projectId:String} AND start_time >= {since:DateTime64(3)}
@@ -100,16 +96,32 @@ export async function discoverMetadataKeys(
       WHERE key NOT IN {exclude:Array(String)}
       GROUP BY key
       ORDER BY spans DESC, key
-      LIMIT {limit:UInt32}`,
-    query_params: {
-      projectId: input.projectId,
-      since: msToDateTimeParam(input.sinceMs),
-      sample: DISCOVERY_SAMPLE_SPANS,
-      exclude: [...input.exclude],
-      limit: input.limit,
-      metadataJson: METADATA_JSON_ATTRIBUTE,
-      ...Object.fromEntries(METADATA_PREFIXES.map((p, i) => [`prefix${i}`, p])),
-    },
+      LIMIT {limit:UInt32}`;
+  const params = {
+    projectId: input.projectId,
+    since: msToDateTimeParam(input.sinceMs),
+    sample: DISCOVERY_SAMPLE_SPANS,
+    exclude: [...input.exclude],
+    limit: input.limit,
+    metadataJson: METADATA_JSON_ATTRIBUTE,
+    ...Object.fromEntries(METADATA_PREFIXES.map((p, i) => [`prefix${i}`, p])),
+  };
+  return { query, params };
+}
+
+/**
+ * Metadata keys seen on recent spans (metadata-prefixed attributes with the prefix taken
+ * off, and the keys of OpenInference's `metadata` JSON object) that are not dimensions
+ * yet, most frequent first.
+ */
+export async function discoverMetadataKeys(
+  storage: Storage,
+  input: MetadataKeysInput,
+): Promise<{ sampledSpans: number; candidates: MetadataKeyCandidate[] }> {
+  const statement = metadataKeysSql(input);
+  const result = await storage.client.query({
+    query: statement.query,
+    query_params: statement.params,
     format: 'JSONEachRow',
     ...named(storage, 'project-settings.metadata-keys.discover'),
   });
