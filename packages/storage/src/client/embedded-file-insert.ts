@@ -69,9 +69,7 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
       try {
         // A failure here (ENOSPC on /dev/shm, EACCES…) stays Node's own error, with its errno code.
         await writeFile(file, body, { flag: 'wx', mode: 0o600 });
-        // Measured on chDB: a token deduplicates INSERT … SELECT FROM file() as it does a plain insert.
-        const settings = token === undefined ? '' : ` SETTINGS insert_deduplication_token = ${sqlString(token)}`;
-        await query(`INSERT INTO ${table} (${columns.join(', ')})${settings} SELECT * FROM file(${sqlString(file)}, ${sqlString(format)}, ${sqlString(structure)})`, 'TabSeparated');
+        await query(fileInsertSql({ table, columns, file, format, structure, token }), 'TabSeparated');
       } catch (err) {
         // The table may have changed under the cached structure: read it again next time.
         structures.delete(key);
@@ -83,6 +81,25 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
     },
     close: () => rmSync(directory, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The statement of one file insert: the rows of `file`, parsed as `format` into `structure`
+ * (tableStructure's), into these columns. Values are written in as quoted literals: the
+ * engine's queryAsync takes no bound parameters.
+ */
+export function fileInsertSql(insert: {
+  table: string;
+  columns: readonly string[];
+  file: string;
+  format: string;
+  structure: string;
+  token?: string;
+}): string {
+  const { table, columns, file, format, structure, token } = insert;
+  // Measured on chDB: a token deduplicates INSERT … SELECT FROM file() as it does a plain insert.
+  const settings = token === undefined ? '' : ` SETTINGS insert_deduplication_token = ${sqlString(token)}`;
+  return `INSERT INTO ${table} (${columns.join(', ')})${settings} SELECT * FROM file(${sqlString(file)}, ${sqlString(format)}, ${sqlString(structure)})`;
 }
 
 /**
