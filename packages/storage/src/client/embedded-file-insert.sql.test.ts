@@ -1,0 +1,24 @@
+// SQL snapshots of the embedded engine's file insert. A changed snapshot is a changed
+// statement: review the .sql diffs as you would a hand-written query. The engine takes no
+// bound parameters here, so the parameters are always none and the values are quoted in.
+import { describe, it } from 'vitest';
+import { expectStatement } from '../sql/expect-statement.ts';
+import { fileInsertSql } from './embedded-file-insert.ts';
+
+const INSERT = {
+  table: 'scores',
+  columns: ['project_id', 'id', 'value'],
+  file: '/dev/shm/aos-inserts-0123456789abcdef/1.JSONCompactEachRow',
+  format: 'JSONCompactEachRow',
+  structure: "`project_id` String, `id` String, `value` Float64 DEFAULT 0",
+};
+
+describe('fileInsertSql', () => {
+  it('reads the file into the columns with the table’s own types', async () => {
+    await expectStatement({ query: fileInsertSql(INSERT), params: {} }, 'file-insert');
+  });
+
+  it('carries a deduplication token, quoted, when the insert has one', async () => {
+    await expectStatement({ query: fileInsertSql({ ...INSERT, token: "block-7'a" }), params: {} }, 'file-insert-token');
+  });
+});
