@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Storage } from './client/client.ts';
+import type { Statement } from './sql/statement.ts';
 
 const MIGRATIONS_ROOT = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));
 
@@ -38,13 +39,7 @@ export function splitStatements(sql: string): string[] {
  */
 export async function migrate(storage: Storage): Promise<string[]> {
   const cluster = storage.cluster;
-  const onCluster = cluster ? ` ON CLUSTER ${cluster}` : '';
-  const engine = cluster
-    ? `ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/schema_migrations', '{replica}')`
-    : 'ReplacingMergeTree';
-  await storage.client.command({
-    query: `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ${engine} ORDER BY name`,
-  });
+  await storage.client.command({ query: schemaMigrationsTableSql(cluster) });
   const applied = await appliedMigrations(storage);
   const done: string[] = [];
   for (const migration of loadMigrations(cluster ? 'cluster' : 'single')) {
@@ -64,10 +59,35 @@ export async function migrate(storage: Storage): Promise<string[]> {
   return done;
 }
 
+/** The statement that makes the table recording applied migrations, on one node or across the cluster. */
+export function schemaMigrationsTableSql(cluster: string | undefined): string {
+  const onCluster = cluster ? ` ON CLUSTER ${cluster}` : '';
+  const engine = cluster
+    ? `ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/schema_migrations', '{replica}')`
+    : 'ReplacingMergeTree';
+  return `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ${engine} ORDER BY name`;
+}
+
 /** The MergeTree settings that make a written part survive a host crash: its files and its directory fsynced before the insert answers. */
 const FSYNC_SETTINGS = ['fsync_after_insert', 'fsync_part_directory'];
 /** Both on, as the engine writes them in a table's definition. */
 const FSYNC_ON = FSYNC_SETTINGS.map((s) => `${s} = 1`).join(', ');
+
+/** The MergeTree tables of the database whose settings differ from the durability mode (strict or standard). */
+export function durabilityTablesSql(strict: boolean): Statement {
+  const query =
+    "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND NOT is_temporary AND name NOT LIKE '.inner%'" +
+    // strict: the tables without both settings on; standard: the tables with either still set.
+    ' AND (position(create_table_query, {fsync:String}) > 0) = {present:UInt8}';
+  return { query, params: strict ? { fsync: FSYNC_ON, present: 0 } : { fsync: 'fsync_', present: 1 } };
+}
+
+/** The statement that sets (strict) or resets (standard) a table's fsync settings. */
+export function durabilityChangeSql(table: string, strict: boolean): string {
+  const change = strict ? `MODIFY SETTING ${FSYNC_ON}` : `RESET SETTING ${FSYNC_SETTINGS.join(', ')}`;
+  // Table names come from the engine's own catalogue, quoted as identifiers.
+  return `ALTER TABLE \`${table.replaceAll('`', '``')}\` ${change}`;
+}
 
 /**
  * DURABILITY on the embedded engine, set on every MergeTree table of the database (the
@@ -79,18 +99,10 @@ async function applyDurability(storage: Storage): Promise<void> {
   if (storage.engine !== 'embedded') return;
   const strict = storage.durability === 'strict';
   // Only the tables whose settings differ are altered: a start in the same mode as the last one runs this select alone.
-  const result = await storage.client.query({
-    query:
-      "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND NOT is_temporary AND name NOT LIKE '.inner%'" +
-      // strict: the tables without both settings on; standard: the tables with either still set.
-      ' AND (position(create_table_query, {fsync:String}) > 0) = {present:UInt8}',
-    query_params: strict ? { fsync: FSYNC_ON, present: 0 } : { fsync: 'fsync_', present: 1 },
-    format: 'JSONEachRow',
-  });
-  const change = strict ? `MODIFY SETTING ${FSYNC_ON}` : `RESET SETTING ${FSYNC_SETTINGS.join(', ')}`;
-  // Table names come from the engine's own catalogue, quoted as identifiers.
+  const tables = durabilityTablesSql(strict);
+  const result = await storage.client.query({ query: tables.query, query_params: tables.params, format: 'JSONEachRow' });
   for (const { name } of await result.json<{ name: string }>()) {
-    await storage.client.command({ query: `ALTER TABLE \`${name.replaceAll('`', '``')}\` ${change}` });
+    await storage.client.command({ query: durabilityChangeSql(name, strict) });
   }
 }
 
