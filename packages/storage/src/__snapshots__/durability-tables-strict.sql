@@ -1,0 +1,1 @@
+SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND NOT is_temporary AND name NOT LIKE '.inner%' AND (position(create_table_query, {fsync:String}) > 0) = {present:UInt8}

@@ -1,0 +1,1 @@
+CREATE TABLE IF NOT EXISTS schema_migrations ON CLUSTER aos_cluster (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/schema_migrations', '{replica}') ORDER BY name
