@@ -75,11 +75,9 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   // The embedded session is one connection, so USE and SET stick for every later query.
   // Settings given to the client instead are sent as SET statements ahead of each query:
   // three more statements per query, about a millisecond.
-  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}` });
+  await client.command({ query: createDatabaseSql(settings.database, undefined) });
   await client.command({ query: `USE ${settings.database}` });
-  for (const [name, value] of Object.entries({ ...SESSION_SETTINGS, ...writeSettings(undefined) })) {
-    await client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}` });
-  }
+  for (const statement of embeddedSessionSql()) await client.command({ query: statement });
   // Rows reach the engine through a file, not chDB's raw insert (see embedded-file-insert.ts).
   const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) => connection.chdb.queryAsync(sql, { format }));
   const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
@@ -113,6 +111,24 @@ export function writeSettings(cluster: string | undefined): ClickHouseSettings {
   return { async_insert: 0, wait_for_async_insert: 1, ...(cluster ? { distributed_foreground_insert: 1 } : {}) };
 }
 
+/** The statement that makes the service's database, on every node of the cluster when there is one. */
+export function createDatabaseSql(database: string, cluster: string | undefined): string {
+  const onCluster = cluster ? ` ON CLUSTER ${cluster}` : '';
+  return `CREATE DATABASE IF NOT EXISTS ${database}${onCluster}`;
+}
+
+/** The SET statements of the embedded session: SESSION_SETTINGS and the write settings. */
+export function embeddedSessionSql(): string[] {
+  return Object.entries({ ...SESSION_SETTINGS, ...writeSettings(undefined) }).map(
+    ([name, value]) => `SET ${name} = ${typeof value === 'string' ? `'${value}'` : Number(value)}`,
+  );
+}
+
+/** The statement of a server insert: the rows follow it in the request body, in `format`. */
+export function serverInsertSql(table: string, columns: readonly string[], format: RowFormat): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) FORMAT ${format}`;
+}
+
 /** A ClickHouse server (or cluster) by URL. */
 async function openServer(settings: StorageSettings): Promise<Storage> {
   const url = settings.url!;
@@ -135,8 +151,7 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     serverAgent({ https: new URL(url).protocol === 'https:', ca, connectTimeoutMs: settings.connectTimeoutMs, maxSockets });
   const bootstrap = createClient({ ...common, http_agent: agent(1) });
   try {
-    const onCluster = settings.cluster ? ` ON CLUSTER ${settings.cluster}` : '';
-    await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}${onCluster}` });
+    await bootstrap.command({ query: createDatabaseSql(settings.database, settings.cluster) });
   } catch (err) {
     throw new StorageUnavailableError(describeStartupFailure(err, { url, user: settings.user }));
   } finally {
@@ -156,7 +171,7 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
       if (body.length === 0) return;
       const settings = token === undefined ? undefined : { insert_deduplication_token: token };
       const result = await client.exec({
-        query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT ${format}`,
+        query: serverInsertSql(table, columns, format),
         // Parts are streamed one after the other, not joined first.
         values: Readable.from(typeof body === 'string' ? [body] : body),
         ...(name === undefined ? { clickhouse_settings: settings } : named({ engine: 'server' }, name, settings)),
