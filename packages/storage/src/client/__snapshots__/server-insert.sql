@@ -1,0 +1,1 @@
+INSERT INTO spans (project_id, trace_id, span_id) FORMAT JSONCompactEachRow
