@@ -140,6 +140,16 @@ function privateDirectory(dir: string): boolean {
   return stat.isDirectory() && mine && (stat.mode & 0o077) === 0;
 }
 
+/** The statement of tableStructure: the table's columns with their types and defaults. */
+export function tableColumnsSql(table: string): string {
+  return `SELECT name, type, default_kind, default_expression FROM system.columns WHERE database = currentDatabase() AND table = ${sqlString(table)}`;
+}
+
+/** A read of no rows of these columns, for the engine's own error when one is unknown. */
+export function columnsProbeSql(table: string, columns: readonly string[]): string {
+  return `SELECT ${columns.join(', ')} FROM ${table} LIMIT 0`;
+}
+
 /**
  * The inserted columns with the table's own types and DEFAULT expressions, as `file()`'s
  * structure: the rows are parsed into exactly the types a direct insert parses them into
@@ -147,10 +157,7 @@ function privateDirectory(dir: string): boolean {
  * as a direct insert gives it.
  */
 export async function tableStructure(query: EngineQuery, table: string, columns: readonly string[]): Promise<string> {
-  const result = await query(
-    `SELECT name, type, default_kind, default_expression FROM system.columns WHERE database = currentDatabase() AND table = ${sqlString(table)}`,
-    'JSONCompactEachRow',
-  );
+  const result = await query(tableColumnsSql(table), 'JSONCompactEachRow');
   const described = new Map<string, string>();
   for (const line of result.text().split('\n')) {
     if (!line) continue;
@@ -159,7 +166,7 @@ export async function tableStructure(query: EngineQuery, table: string, columns:
   }
   if (columns.some((c) => !described.has(c))) {
     // An unknown table or column: the engine's own error (its code and text), as a direct insert gets one.
-    await query(`SELECT ${columns.join(', ')} FROM ${table} LIMIT 0`, 'TabSeparated');
+    await query(columnsProbeSql(table, columns), 'TabSeparated');
     throw new Error(`table ${table} lacks one of the columns ${columns.join(', ')}`);
   }
   return columns.map((c) => `\`${c}\` ${described.get(c)}`).join(', ');
