@@ -1,9 +1,10 @@
-// SQL snapshots of the embedded engine's file insert. A changed snapshot is a changed
-// statement: review the .sql diffs as you would a hand-written query. The engine takes no
-// bound parameters here, so the parameters are always none and the values are quoted in.
+// SQL snapshots of the embedded engine's file insert and of the column reads that plan it.
+// A changed snapshot is a changed statement: review the .sql diffs as you would a
+// hand-written query. The engine takes no bound parameters here, so the parameters are
+// always none and the values are quoted in.
 import { describe, it } from 'vitest';
 import { expectStatement } from '../sql/expect-statement.ts';
-import { fileInsertSql } from './embedded-file-insert.ts';
+import { columnsProbeSql, fileInsertSql, tableColumnsSql } from './embedded-file-insert.ts';
 
 const INSERT = {
   table: 'scores',
@@ -20,5 +21,17 @@ describe('fileInsertSql', () => {
 
   it('carries a deduplication token, quoted, when the insert has one', async () => {
     await expectStatement({ query: fileInsertSql({ ...INSERT, token: "block-7'a" }), params: {} }, 'file-insert-token');
+  });
+});
+
+describe('tableColumnsSql', () => {
+  it('reads the table’s columns, types and defaults, the name quoted', async () => {
+    await expectStatement({ query: tableColumnsSql("span's"), params: {} }, 'file-insert-table-columns');
+  });
+});
+
+describe('columnsProbeSql', () => {
+  it('reads no rows of the columns', async () => {
+    await expectStatement({ query: columnsProbeSql('scores', INSERT.columns), params: {} }, 'file-insert-columns-probe');
   });
 });

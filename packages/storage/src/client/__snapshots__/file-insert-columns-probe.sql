@@ -1,0 +1,1 @@
+SELECT project_id, id, value FROM scores LIMIT 0
