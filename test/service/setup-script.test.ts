@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // they were called: which install each step asks for, and when it asks for none.
 const SETUP = fileURLToPath(new URL('../../scripts/setup.sh', import.meta.url));
 const LIBRARIES = 'test/traces/libraries';
+// Mastra 0.24 cannot share a tree with Mastra 1.x: a project of its own.
+const MASTRA_0_24 = 'test/traces/libraries-mastra-0.24';
 
 let dir: string;
 let calls: string;
@@ -20,7 +22,7 @@ beforeEach(() => {
   calls = path.join(dir, 'calls.log');
   mkdirSync(path.join(dir, 'scripts'));
   copyFileSync(SETUP, path.join(dir, 'scripts/setup.sh'));
-  for (const project of ['.', LIBRARIES]) {
+  for (const project of ['.', LIBRARIES, MASTRA_0_24]) {
     mkdirSync(path.join(dir, project), { recursive: true });
     writeFileSync(path.join(dir, project, 'package-lock.json'), '{}');
   }
@@ -59,12 +61,13 @@ describe('scripts/setup.sh', () => {
     expect(setup('start')).toEqual([]);
   });
 
-  it('test after start installs the dev packages and the library tests’ project, then nothing again', () => {
+  it('test after start installs the dev packages and the library tests’ projects, then nothing again', () => {
     setup('start');
     const made = setup('test').filter((line) => line.startsWith('npm '));
     expect(made).toEqual([
       'npm install --prefix . --no-audit --no-fund --include=dev',
       `npm install --prefix ${LIBRARIES} --no-audit --no-fund --include=dev`,
+      `npm install --prefix ${MASTRA_0_24} --no-audit --no-fund --include=dev`,
     ]);
     expect(setup('test').filter((line) => line.startsWith('npm '))).toEqual([]);
     // A full install serves start as it is: pruning it would only cost the next test run.
