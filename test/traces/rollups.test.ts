@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSupersededRollups, exactRollupHours, loadMigrations, rollUpHour } from '@aos/storage';
+import { dropSupersededRollups, exactRollupHours, loadMigrations, rollUpHours, rollupRuns } from '@aos/storage';
 import { readJson, type Page, type TimeseriesBody, type TraceDetail, type TraceRecord, type TraceSummary } from '../support/api-types.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
@@ -243,11 +243,54 @@ describe('trace rollups', () => {
     });
     const [recorded] = await result.json<{ written: string; version: string }>();
     // One span per part: every trace of the hour lands in some part, none in two.
-    const due = { projectId: 'default', hourMs: hourA1, writtenAround: Number(recorded!.written), currentVersion: Number(recorded!.version) };
-    await rollUpHour(svc.service.storage, due, { spansPerPart: 1 });
+    const due = { projectId: 'default', hourMs: hourA1, writtenAround: Number(recorded!.written), writtenIn: 0, currentVersion: Number(recorded!.version) };
+    await rollUpHours(svc.service.storage, [due], { spansPerPart: 1 });
     await dropSupersededRollups(svc.service.storage, [due]);
     expect((await rolledUpVersions()).get(hourA1)).toBeGreaterThan(Number(recorded!.version));
     expect(await summary()).toEqual(before);
+  });
+
+  it('gives the same rows when consecutive hours are rolled up by one statement as hour by hour', async () => {
+    const storage = svc.service.storage;
+    // Day A's hours around its three traces (12:00 to 14:00), with their recorded counts.
+    const hours = [11, 12, 13, 14, 15].map((h) => DAY_A + h * HOUR);
+    const result = await storage.client.query({
+      query: `SELECT toUInt32(hour) AS hour_s, toString(written_around) AS around, toString(version) AS version FROM trace_rollup_hours FINAL
+              WHERE project_id = 'default' AND hour IN {hours:Array(DateTime)} ORDER BY hour`,
+      query_params: { hours: hours.map((h) => h / 1000) },
+      format: 'JSONEachRow',
+    });
+    const recorded = await result.json<{ hour_s: number; around: string; version: string }>();
+    expect(recorded.map((r) => r.hour_s * 1000)).toEqual(hours);
+    // writtenIn only sizes runs, against a budget far above these counts.
+    const dueAt = (versions: readonly unknown[]) =>
+      recorded.map((r, i) => ({ projectId: 'default', hourMs: r.hour_s * 1000, writtenAround: Number(r.around), writtenIn: 2, currentVersion: Number(versions[i]) }));
+    const due = dueAt(recorded.map((r) => r.version));
+    const rows = async () => {
+      const versions = await rolledUpVersions();
+      const read = await storage.client.query({
+        query: `SELECT * EXCEPT version FROM trace_rollups
+                WHERE project_id = 'default' AND (hour, version) IN (SELECT arrayJoin(arrayZip({hours:Array(DateTime)}, {versions:Array(UInt64)})))
+                ORDER BY trace_id`,
+        query_params: { hours: hours.map((h) => h / 1000), versions: hours.map((h) => versions.get(h) ?? 0) },
+        format: 'JSONEachRow',
+      });
+      return { versions: hours.map((h) => versions.get(h)), rows: await read.json<Record<string, unknown>>() };
+    };
+    for (const hour of due) await rollUpHours(storage, [hour]);
+    await dropSupersededRollups(storage, due);
+    const oneByOne = await rows();
+    expect(oneByOne.rows.length).toBe(4); // three traces of day A and the late one at 13:30
+    const dueAgain = dueAt(oneByOne.versions);
+    const runs = rollupRuns(dueAgain);
+    expect(runs).toEqual([dueAgain]);
+    await rollUpHours(storage, runs[0]!);
+    await dropSupersededRollups(storage, dueAgain);
+    const together = await rows();
+    // A version of its own for each hour, newer than every one before.
+    expect(new Set(together.versions).size).toBe(hours.length);
+    expect(Math.min(...together.versions.map(Number))).toBeGreaterThan(Math.max(...oneByOne.versions.map(Number)));
+    expect(together.rows).toEqual(oneByOne.rows);
   });
 
   it('keeps at most the current and the previous computation of an hour', async () => {

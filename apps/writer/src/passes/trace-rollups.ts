@@ -1,4 +1,4 @@
-import { dropSupersededRollups, findDueRollupHours, rollUpHour, type DueRollupHour, type Storage } from '@aos/storage';
+import { dropSupersededRollups, findDueRollupHours, rollUpHours, rollupRuns, type DueRollupHour, type Storage } from '@aos/storage';
 
 /** Due hours looked at per pass; a backlog (after the migration, say) is worked off over the following ticks. */
 export const TRACE_ROLLUP_HOURS_PER_PASS = 200;
@@ -11,7 +11,7 @@ export interface TraceRollupPassOptions {
   maxHours?: number;
 }
 
-/** Rolls up the hours (of any project) that have gone quiet since they were last written, newest first. */
+/** Rolls up the hours (of any project) that have gone quiet since they were last written, newest runs of hours first. */
 export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPassOptions): Promise<{ done: number; due: number }> {
   const started = Date.now();
   const due = await findDueRollupHours(storage, {
@@ -20,10 +20,10 @@ export async function runTraceRollupPass(storage: Storage, opts: TraceRollupPass
     limit: opts.maxHours ?? TRACE_ROLLUP_HOURS_PER_PASS,
   });
   const done: DueRollupHour[] = [];
-  for (const hour of due) {
+  for (const run of rollupRuns(due)) {
     if (Date.now() - started > TRACE_ROLLUP_PASS_BUDGET_MS) break;
-    await rollUpHour(storage, hour);
-    done.push(hour);
+    await rollUpHours(storage, run);
+    done.push(...run);
   }
   // Once for the pass (a process stopped before it leaves them to the hour's next pass).
   await dropSupersededRollups(storage, done);

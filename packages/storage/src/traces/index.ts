@@ -26,6 +26,6 @@ export {
 export type { QuietTrace, TraceFlagsRow, TraceSteps } from './flags.ts';
 export { EXPORT_FORMATS, exportTraceRows, traceExportMinutes } from './export.ts';
 export type { ExportFormat, ExportMinute, TraceExportColumn } from './export.ts';
-export { dropSupersededRollups, exactRollupHours, findDueRollupHours, rollUpHour } from './rollups.ts';
+export { dropSupersededRollups, exactRollupHours, findDueRollupHours, rollUpHours, rollupRuns } from './rollups.ts';
 export type { DueRollupHour, RolledUpHour } from './rollups.ts';
 export type { ApiSpan } from './api-span.ts';

@@ -9,6 +9,7 @@ const due = (projectId: string, hour: number, currentVersion: number) => ({
   projectId,
   hourMs: WINDOW.startTimeMs + hour * HOUR_MS,
   writtenAround: 1200,
+  writtenIn: 400,
   currentVersion,
 });
 
@@ -18,7 +19,14 @@ describe('rollup statements', () => {
   });
 
   it('computes one part of an hour by trace id hash', async () => {
-    await expectStatement(rollupPartSql(due('project-1', 3, 0), { version: 1_767_600_000_000_003, parts: 4, part: 1 }), 'rollups-compute-part');
+    const hour = WINDOW.startTimeMs + 3 * HOUR_MS;
+    const hours = { projectId: 'project-1', firstHourMs: hour, lastHourMs: hour };
+    await expectStatement(rollupPartSql(hours, { version: 1_767_600_000_000_003, parts: 4, part: 1 }), 'rollups-compute-part');
+  });
+
+  it('computes a run of consecutive hours in one statement', async () => {
+    const hours = { projectId: 'project-1', firstHourMs: WINDOW.startTimeMs + 3 * HOUR_MS, lastHourMs: WINDOW.startTimeMs + 9 * HOUR_MS };
+    await expectStatement(rollupPartSql(hours, { version: 1_767_600_000_000_003, parts: 1, part: 0 }), 'rollups-compute-run');
   });
 
   it('drops superseded versions, on every shard of a cluster', async () => {

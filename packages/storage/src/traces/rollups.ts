@@ -1,5 +1,5 @@
 import type { Storage } from '../client/client.ts';
-import { nextRowVersion } from '../sql/row-versions.ts';
+import { nextRowVersions } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
@@ -23,20 +23,24 @@ import { TRACE_SPAN_MARGIN_MS } from './filter.ts';
  */
 
 export const HOUR_MS = 3_600_000;
-/** Span rows one rollup query aggregates at most (a busier hour is rolled up in parts). */
+/**
+ * Span rows one rollup statement aggregates at most: consecutive hours are rolled up
+ * together up to it, and a busier hour alone is rolled up in parts.
+ */
 export const ROLLUP_SPANS_PER_PART = 2_000_000;
 // The counts below take the margin to be one hour bucket on either side.
 if (TRACE_SPAN_MARGIN_MS !== HOUR_MS) throw new Error('trace rollups assume a span margin of one hour');
 
 /**
  * Span rows written per project and rollup hour, summed over the hour and its neighbours
- * (where the hour's traces can have spans), and the last write among them.
+ * (where the hour's traces can have spans), the hour's own, and the last write among them.
  */
 function writesPerHourSql(where: string): string {
   return `
-    SELECT project_id, rollup_hour, sum(written) AS written_around, max(last_written) AS last_written
+    SELECT project_id, rollup_hour, sum(written) AS written_around, sumIf(written, hour = rollup_hour) AS written_in,
+      max(last_written) AS last_written
     FROM (
-      SELECT project_id, written, last_written,
+      SELECT project_id, hour, written, last_written,
         arrayJoin([subtractHours(hour, 1), hour, addHours(hour, 1)]) AS rollup_hour
       FROM span_hour_writes
       WHERE ${where}
@@ -49,7 +53,10 @@ export interface DueRollupHour {
   projectId: string;
   /** The hour's start, ms since the epoch. */
   hourMs: number;
+  /** Span rows written to the hour and the hours either side (recorded with its rollups). */
   writtenAround: number;
+  /** Span rows written to the hour itself. */
+  writtenIn: number;
   /** The version of the hour's current rollups, 0 when it has none. */
   currentVersion: number;
 }
@@ -66,11 +73,12 @@ export async function findDueRollupHours(storage: Storage, opts: { nowMs: number
     format: 'JSONEachRow',
     ...named(storage, 'traces.rollups.due'),
   });
-  const rows = await result.json<{ project_id: string; hour_s: string; written_around: string; current_version: string }>();
+  const rows = await result.json<{ project_id: string; hour_s: string; written_around: string; written_in: string; current_version: string }>();
   return rows.map((r) => ({
     projectId: r.project_id,
     hourMs: Number(r.hour_s) * 1000,
     writtenAround: Number(r.written_around),
+    writtenIn: Number(r.written_in),
     currentVersion: Number(r.current_version),
   }));
 }
@@ -79,7 +87,7 @@ export async function findDueRollupHours(storage: Storage, opts: { nowMs: number
 export function dueRollupHoursSql(opts: { nowMs: number; quietMs: number; limit: number }): Statement {
   const query = `
       SELECT w.project_id AS project_id, toString(toUnixTimestamp(w.rollup_hour)) AS hour_s,
-        toString(w.written_around) AS written_around, toString(r.version) AS current_version
+        toString(w.written_around) AS written_around, toString(w.written_in) AS written_in, toString(r.version) AS current_version
       FROM (${writesPerHourSql('1')}) AS w
       LEFT JOIN (SELECT project_id, hour, version, written_around FROM trace_rollup_hours FINAL) AS r
         ON w.project_id = r.project_id AND w.rollup_hour = r.hour
@@ -91,35 +99,98 @@ export function dueRollupHoursSql(opts: { nowMs: number; quietMs: number; limit:
 }
 
 /**
- * Computes the rollups of one hour from its spans, then records them as the hour's current
- * ones. The spans are read after the count was taken, so they hold at least what it
- * counted; rows written in between change the count and make readers skip the hour.
- * The rows of earlier versions stay until dropSupersededRollups.
+ * Due hours grouped into runs that one statement rolls up: consecutive hours of one
+ * project, as many as keep the spans the statement reads (the run's hours and the margin
+ * hour on either side) within `spansPerStatement`. Rolled up one by one, every hour read
+ * its neighbours' spans as well, so each span was read three times; in a run of n hours
+ * it is read (n + 2) / n times. An hour busier than the budget is a run of its own, done
+ * in parts. Runs come newest first, as the due hours do.
  */
-export async function rollUpHour(storage: Storage, due: DueRollupHour, opts: { spansPerPart?: number } = {}): Promise<void> {
-  const version = nextRowVersion();
-  // The aggregation holds every trace's root texts until it ends: a busy hour is done in
-  // parts by trace id hash (each reads the hour again), all under one version. PREWHERE
-  // before FINAL: see rows.ts.
-  const parts = Math.max(1, Math.ceil(due.writtenAround / (opts.spansPerPart ?? ROLLUP_SPANS_PER_PART)));
+export function rollupRuns(due: readonly DueRollupHour[], spansPerStatement = ROLLUP_SPANS_PER_PART): DueRollupHour[][] {
+  const sorted = [...due].sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.hourMs - b.hourMs));
+  const runs: DueRollupHour[][] = [];
+  let run: DueRollupHour[] = [];
+  for (const hour of sorted) {
+    const last = run.at(-1);
+    const follows = last !== undefined && last.projectId === hour.projectId && hour.hourMs === last.hourMs + HOUR_MS;
+    if (follows && spansReadBy([...run, hour]) <= spansPerStatement) {
+      run.push(hour);
+    } else {
+      if (run.length > 0) runs.push(run);
+      run = [hour];
+    }
+  }
+  if (run.length > 0) runs.push(run);
+  return runs.sort((a, b) => b.at(-1)!.hourMs - a.at(-1)!.hourMs);
+}
+
+/**
+ * The span rows a run's statement reads: its hours' own rows and those of the margin hour
+ * on either side. An hour's count around it is its own and its two neighbours', so the
+ * margin hour before the first is what the first counts around it less its own and the
+ * second's (after the last likewise); a single hour reads what it counts around it.
+ */
+function spansReadBy(run: readonly DueRollupHour[]): number {
+  if (run.length === 1) return run[0]!.writtenAround;
+  const first = run[0]!;
+  const last = run.at(-1)!;
+  const own = run.reduce((sum, h) => sum + h.writtenIn, 0);
+  const before = first.writtenAround - first.writtenIn - run[1]!.writtenIn;
+  const after = last.writtenAround - last.writtenIn - run.at(-2)!.writtenIn;
+  return own + before + after;
+}
+
+/**
+ * Computes the rollups of a run of consecutive hours of one project (see rollupRuns) from
+ * their spans, then records them as each hour's current ones. The
+ * spans are read after the counts were taken, so they hold at least what was counted;
+ * rows written in between change an hour's count and make readers skip it. Each hour gets
+ * a version of its own (consecutive ones, from the run's first hour on): readers take a
+ * version to name one computation of one hour (rows.ts). The rows of earlier versions
+ * stay until dropSupersededRollups.
+ */
+export async function rollUpHours(storage: Storage, run: readonly DueRollupHour[], opts: { spansPerPart?: number } = {}): Promise<void> {
+  const first = run[0];
+  const last = run.at(-1);
+  if (!first || !last) return;
+  const hourIndex = (h: DueRollupHour) => (h.hourMs - first.hourMs) / HOUR_MS;
+  const version = nextRowVersions(hourIndex(last) + 1);
+  // The aggregation holds every trace's root texts until it ends: an hour too busy for one
+  // statement is done in parts by trace id hash (each reads the hour again), all under the
+  // same versions. PREWHERE before FINAL: see rows.ts.
+  const parts = Math.max(1, Math.ceil(spansReadBy(run) / (opts.spansPerPart ?? ROLLUP_SPANS_PER_PART)));
+  const hours = { projectId: first.projectId, firstHourMs: first.hourMs, lastHourMs: last.hourMs };
   for (let part = 0; part < parts; part++) {
-    const statement = rollupPartSql(due, { version, parts, part });
+    const statement = rollupPartSql(hours, { version, parts, part });
     await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.compute') });
   }
+  const computedAt = Date.now();
   await storage.client.insert({
     table: 'trace_rollup_hours',
-    values: [{ project_id: due.projectId, hour: due.hourMs / 1000, version, written_around: due.writtenAround, computed_at: Date.now() }],
+    values: run.map((h) => ({ project_id: h.projectId, hour: h.hourMs / 1000, version: version + hourIndex(h), written_around: h.writtenAround, computed_at: computedAt })),
     format: 'JSONEachRow',
     ...named(storage, 'traces.rollups.record'),
   });
 }
 
-/** The statement of one part of rollUpHour: the rollups of the hour's traces whose id hash falls in the part. */
-export function rollupPartSql(due: Pick<DueRollupHour, 'projectId' | 'hourMs'>, run: { version: number; parts: number; part: number }): Statement {
+/** The hours of one rollup statement: a project's consecutive hours from the first to the last. */
+export interface RollupHours {
+  projectId: string;
+  firstHourMs: number;
+  lastHourMs: number;
+}
+
+/**
+ * The statement of one part of rollUpHours: the rollups of the run's traces whose id hash
+ * falls in the part, each hour's under `version` plus the hour's place in the run.
+ */
+export function rollupPartSql(hours: RollupHours, run: { version: number; parts: number; part: number }): Statement {
   const columns = [...TRACE_ROLLUP_COLUMNS, ...TRACE_TEXT_COLUMNS].join(', ');
   const query = `
         INSERT INTO trace_rollups (project_id, hour, version, ${columns})
-        SELECT {projectId:String}, toStartOfHour(trace_start), {version:UInt64}, ${columns}
+        SELECT {projectId:String}, toStartOfHour(trace_start),
+          {version:UInt64} + intDiv(toUnixTimestamp(toStartOfHour(trace_start)) - toUnixTimestamp(toDateTime({firstHour:DateTime64(3)}, 'UTC')), 3600),
+          ${columns}
         FROM (
           SELECT ${TRACE_ROLLUP_SQL}, ${TRACE_TEXT_SQL}
           FROM spans FINAL
@@ -127,15 +198,17 @@ export function rollupPartSql(due: Pick<DueRollupHour, 'projectId' | 'hourMs'>, 
             AND cityHash64(trace_id) % {parts:UInt32} = {part:UInt32}
           GROUP BY trace_id
         )
-        WHERE toStartOfHour(trace_start) = toDateTime({hour:DateTime64(3)}, 'UTC')`;
+        WHERE toStartOfHour(trace_start) >= toDateTime({firstHour:DateTime64(3)}, 'UTC')
+          AND toStartOfHour(trace_start) <= toDateTime({lastHour:DateTime64(3)}, 'UTC')`;
   const params = {
-    projectId: due.projectId,
+    projectId: hours.projectId,
     version: run.version,
     parts: run.parts,
     part: run.part,
-    hour: msToDateTimeParam(due.hourMs),
-    scanStart: msToDateTimeParam(due.hourMs - TRACE_SPAN_MARGIN_MS),
-    scanEnd: msToDateTimeParam(due.hourMs + HOUR_MS + TRACE_SPAN_MARGIN_MS),
+    firstHour: msToDateTimeParam(hours.firstHourMs),
+    lastHour: msToDateTimeParam(hours.lastHourMs),
+    scanStart: msToDateTimeParam(hours.firstHourMs - TRACE_SPAN_MARGIN_MS),
+    scanEnd: msToDateTimeParam(hours.lastHourMs + HOUR_MS + TRACE_SPAN_MARGIN_MS),
   };
   return { query, params };
 }

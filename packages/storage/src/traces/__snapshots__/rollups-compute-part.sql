@@ -1,5 +1,7 @@
         INSERT INTO trace_rollups (project_id, hour, version, trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules, trace_input, trace_output)
-        SELECT {projectId:String}, toStartOfHour(trace_start), {version:UInt64}, trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules, trace_input, trace_output
+        SELECT {projectId:String}, toStartOfHour(trace_start),
+          {version:UInt64} + intDiv(toUnixTimestamp(toStartOfHour(trace_start)) - toUnixTimestamp(toDateTime({firstHour:DateTime64(3)}, 'UTC')), 3600),
+          trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules, trace_input, trace_output
         FROM (
           SELECT trace_id,
     min(start_time) AS trace_start,
@@ -31,4 +33,5 @@
             AND cityHash64(trace_id) % {parts:UInt32} = {part:UInt32}
           GROUP BY trace_id
         )
-        WHERE toStartOfHour(trace_start) = toDateTime({hour:DateTime64(3)}, 'UTC')
+        WHERE toStartOfHour(trace_start) >= toDateTime({firstHour:DateTime64(3)}, 'UTC')
+          AND toStartOfHour(trace_start) <= toDateTime({lastHour:DateTime64(3)}, 'UTC')
