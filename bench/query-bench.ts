@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
-import { findDueRollupHours, rollUpHours, rollupRuns, type Storage } from '@aos/storage';
+import { findDueRollupHours, rollUpHours, rollupRuns, type DueRollupHour, type Storage } from '@aos/storage';
 import { BIG_TRACE_ID, DAY, PROJECTS, SPANS_PER_TRACE, checkWritersAgree, traceIdOf, writeScaleCases, writeSliceSql } from './query-dataset.ts';
 import { sqlRecorder } from './sql-recorder.ts';
 
@@ -27,6 +27,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
  * recent hours or one trace (list pages, trees, sessions) are figures of a running service.
  */
 const SKIP_ROLLUPS = process.env.BENCH_SKIP_ROLLUPS === '1';
+/** Set: the rollups are computed hour by hour first, then in runs of hours, both timed (rollUpPastHours). */
+const COMPARE_ROLLUPS = process.env.BENCH_ROLLUPS_COMPARE === '1';
 /** Exports of the whole dataset timed (each next to its bare statements); the first one, recording them, is not. */
 const EXPORT_RUNS = 3;
 /** Only the cases whose name matches this (e.g. `list page`, `export`); all when unset. */
@@ -94,15 +96,25 @@ async function spansOnDisk(storage: Storage): Promise<{ rows: number; bytes: num
 /**
  * What the writer's rollup pass does once hours have gone quiet, done now for every hour
  * but the dataset's last two: an hour's rollups also wait for the hour after it, so in a
- * running service the current hour and the one before it are read from spans.
+ * running service the current hour and the one before it are read from spans. With
+ * BENCH_ROLLUPS_COMPARE=1 the same hours are first rolled up one statement per hour (as
+ * before runs of hours, issue 33), then again in runs, and both times printed.
  */
 async function rollUpPastHours(storage: Storage) {
-  const t0 = performance.now();
   const liveFrom = Math.floor(now / 3_600_000) * 3_600_000 - 3_600_000;
   const due = (await findDueRollupHours(storage, { nowMs: Date.now(), quietMs: 0, limit: 100_000 })).filter((h) => h.hourMs < liveFrom);
+  const timed = async (runs: DueRollupHour[][]) => {
+    const t0 = performance.now();
+    for (const run of runs) await rollUpHours(storage, run);
+    return (performance.now() - t0) / 1000;
+  };
   const runs = rollupRuns(due);
-  for (const run of runs) await rollUpHours(storage, run);
-  console.log(`rollups: ${due.length} project-hours in ${runs.length} statements' runs rolled up in ${((performance.now() - t0) / 1000).toFixed(1)} s (from ${new Date(liveFrom).toISOString()} on, spans are read)`);
+  const hourByHour = COMPARE_ROLLUPS ? await timed(due.map((h) => [h])) : undefined;
+  const inRuns = await timed(runs);
+  console.log(`rollups: ${due.length} project-hours in ${runs.length} runs rolled up in ${inRuns.toFixed(1)} s (from ${new Date(liveFrom).toISOString()} on, spans are read)`);
+  if (hourByHour !== undefined) {
+    console.log(`rollups hour by hour (one statement per hour, same hours, same run): ${hourByHour.toFixed(1)} s; in runs / hour by hour: ${(inRuns / hourByHour).toFixed(2)}`);
+  }
 }
 
 /** The figures of one size: each case's API median (ms), and the export's rate (rows/s). */
