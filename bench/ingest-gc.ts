@@ -16,7 +16,8 @@ const CONCURRENCY = Number(process.env.BENCH_GC_CONCURRENCY ?? 4);
 /** Node flags for the service besides --trace-gc (e.g. `--max-semi-space-size=16`), to compare levers. */
 const NODE_ARGS = (process.env.BENCH_GC_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-const pool = Array.from({ length: 50 }, (_, i) => agentRequest(1000, i));
+// Every request its own traces (a repeated one would be deduplicated, and counted once), made before the service starts.
+const pool = Array.from({ length: Math.ceil(SPANS / 1000) }, (_, i) => agentRequest(1000, i));
 
 async function sendAll(url: string, key: string): Promise<{ acked: number; refused: number }> {
   let next = 0;
@@ -25,7 +26,7 @@ async function sendAll(url: string, key: string): Promise<{ acked: number; refus
   const requests = Math.ceil(SPANS / 1000);
   const connection = async () => {
     while (next < requests) {
-      const request = pool[next++ % pool.length]!;
+      const request = pool[next++]!;
       for (;;) {
         const res = await fetch(`${url}/api/v1/traces/otlp`, {
           method: 'POST',
