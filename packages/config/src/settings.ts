@@ -110,6 +110,7 @@ export const SETTINGS = {
     WRITER_CONCURRENCY: intSetting(32, 1, 1000),
     WRITER_BATCH_MAX_ROWS: intSetting(50_000, 1),
     WRITER_BATCH_MAX_WAIT_MS: intSetting(250, 0),
+    WRITER_BATCH_MAX_INSERT_MS: intSetting(1000, 0), // 0: blocks by rows alone (see insert-pace.ts)
     WRITER_JOB_ATTEMPTS: intSetting(8, 1, 100),
     WRITER_LOCK_DURATION_MS: intSetting(30_000, 1000),
     /** A trace with no span ingested for this long is judged for trace flags (and again after late spans). */
@@ -301,6 +302,7 @@ export function writerSettings(env: Env) {
     concurrency: s.WRITER_CONCURRENCY,
     batchMaxRows: s.WRITER_BATCH_MAX_ROWS,
     batchMaxWaitMs: s.WRITER_BATCH_MAX_WAIT_MS,
+    batchMaxInsertMs: s.WRITER_BATCH_MAX_INSERT_MS,
     jobAttempts: s.WRITER_JOB_ATTEMPTS,
     lockDurationMs: s.WRITER_LOCK_DURATION_MS,
     ...spanRowSettings(env),
