@@ -41,16 +41,16 @@ describe('the embedded engine statement gate', () => {
     const inserts = [1, 2, 3, 4, 5, 6].map((i) => finish(done, `insert ${i}`, storage.insertRows('gate_rows', ['n', 's'], 'JSONCompactEachRow', rowsText(10_000, 100, i * 100_000))));
     // Asked for once the inserts are in line (each writes its file first: a second is ample on a busy machine).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(storage.statements!.readWaitMs()).toBe(0);
+    expect(storage.statements!.readWaitOnWritesMs()).toBe(0);
     const read = finish(done, 'read', storage.client.query({ query: 'SELECT count() FROM gate_rows', format: 'JSONEachRow' }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The read waits for its turn behind the holding insert, and the gate says so.
-    expect(storage.statements!.readWaitMs()).toBeGreaterThan(0);
+    expect(storage.statements!.readWaitOnWritesMs()).toBeGreaterThan(0);
     await Promise.all([holding, read, ...inserts]);
     // The inserts among themselves go in the order their files were written, which may vary.
     expect(done.slice(0, 2)).toEqual(['holding', 'read']);
     expect(done.slice(2).sort()).toEqual(['insert 1', 'insert 2', 'insert 3', 'insert 4', 'insert 5', 'insert 6']);
-    expect(storage.statements!.readWaitMs()).toBe(0);
+    expect(storage.statements!.readWaitOnWritesMs()).toBe(0);
     // The writes' engine time: the holding insert's 1.5 s at least.
     expect(storage.statements!.writeRunMs()).toBeGreaterThanOrEqual(1_500);
     const [count] = await (await storage.client.query({ query: 'SELECT count() AS n FROM gate_rows', format: 'JSONEachRow' })).json<{ n: string }>();
@@ -75,6 +75,22 @@ describe('the embedded engine statement gate', () => {
     expect(writeAt).toBeLessThan(8);
   });
 
+  it('counts the time reads wait behind writes only, not behind other reads', async () => {
+    const gate = createStatementGate();
+    const heavyRead = gate.run('read', () => raw.chdb.queryAsync('SELECT sleep(0.5)'));
+    const behindRead = gate.run('read', () => raw.chdb.queryAsync('SELECT 1'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(gate.readWaitOnWritesMs()).toBe(0);
+    await Promise.all([heavyRead, behindRead]);
+    const write = gate.run('write', () => raw.chdb.queryAsync('SELECT sleep(0.5)'));
+    const behindWrite = gate.run('read', () => raw.chdb.queryAsync('SELECT 1'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(gate.readWaitOnWritesMs()).toBeGreaterThanOrEqual(250);
+    await Promise.all([write, behindWrite]);
+    expect(gate.readWaitOnWritesMs()).toBe(0);
+    expect(gate.writeRunMs()).toBeGreaterThanOrEqual(500);
+  });
+
   it('takes a read whose request was aborted out of line before it runs', async () => {
     const gate = createStatementGate();
     const holding = gate.run('write', () => raw.chdb.queryAsync('SELECT sleep(0.3)'));
@@ -88,11 +104,10 @@ describe('the embedded engine statement gate', () => {
       },
       abort.signal,
     );
-    expect(gate.readWaitMs()).toBeGreaterThanOrEqual(0);
     abort.abort(new Error('client gone'));
     await expect(read).rejects.toThrow('client gone');
     await holding;
     expect(ran).toBe(false);
-    expect(gate.readWaitMs()).toBe(0);
+    expect(gate.readWaitOnWritesMs()).toBe(0);
   });
 });

@@ -33,12 +33,12 @@ describe('ingest backs off while reads wait for the embedded engine', () => {
     const holding = svc.service.storage.client.command({ query: 'INSERT INTO engine_holder SELECT sleepEachRow(2) FROM numbers(1)' });
     // A read of the API, which waits for the engine behind it.
     const read = svc.api('/api/v1/traces?limit=5');
-    await eventually(async () => (statements.readWaitMs() > 300 ? true : undefined), 1_500, 'a read waiting');
+    await eventually(async () => (statements.readWaitOnWritesMs() > 300 ? true : undefined), 1_500, 'a read waiting');
 
     const refused = await postOtlp();
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('3');
-    expect(Buffer.from(await refused.arrayBuffer()).toString('latin1')).toMatch(/reads have waited \d+ ms for the storage engine/);
+    expect(Buffer.from(await refused.arrayBuffer()).toString('latin1')).toMatch(/reads have waited \d+ ms for the storage engine's inserts/);
     const grpcRefused = await client.export(serializeSpans(recordSpans(1), 'protobuf'), svc.key);
     expect(grpc.status[grpcRefused.code]).toBe('RESOURCE_EXHAUSTED');
     expect(grpcRefused.details).toMatch(/reads have waited/);
@@ -46,7 +46,7 @@ describe('ingest backs off while reads wait for the embedded engine', () => {
 
     await holding;
     expect((await read).status).toBe(200);
-    expect(statements.readWaitMs()).toBe(0);
+    expect(statements.readWaitOnWritesMs()).toBe(0);
     expect((await postOtlp()).status).toBe(200);
     expect((await client.export(serializeSpans(recordSpans(1), 'protobuf'), svc.key)).code).toBe(grpc.status.OK);
   });

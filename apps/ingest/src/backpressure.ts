@@ -39,18 +39,19 @@ export function queueDepthPressure(queue: Queue, maxDepth: number): PressureSour
 }
 
 /**
- * Reads kept waiting by the storage engine of this process (the embedded engine's statement
- * gate, which runs reads before inserts but one statement at a time). When a read has
- * waited `maxWaitMs`, the engine is behind: refusing exports for a while hands it the CPU
- * ingest's own decoding and normalizing would take, and lets the writer's queue shrink,
- * rather than letting reads starve. 0 never refuses.
+ * Reads kept waiting by inserts on the storage engine of this process (the embedded engine's
+ * statement gate: reads go before inserts, but one statement runs at a time). Once a read
+ * has waited `maxWaitMs` while inserts held the engine, the engine is behind: refusing
+ * exports for a while hands it the CPU ingest's own decoding and normalizing would take,
+ * and lets the writer's queue shrink, rather than letting reads starve. Time reads wait
+ * behind other reads does not count: fewer exports would not shorten it. 0 never refuses.
  */
-export function readWaitPressure(reads: { readWaitMs(): number }, maxWaitMs: number): PressureSource {
+export function readWaitPressure(reads: { readWaitOnWritesMs(): number }, maxWaitMs: number): PressureSource {
   return {
     async refusal() {
-      const waited = reads.readWaitMs();
+      const waited = reads.readWaitOnWritesMs();
       if (maxWaitMs === 0 || waited < maxWaitMs) return undefined;
-      return `reads have waited ${Math.round(waited)} ms for the storage engine (over ${maxWaitMs} ms); retry later`;
+      return `reads have waited ${Math.round(waited)} ms for the storage engine's inserts (over ${maxWaitMs} ms); retry later`;
     },
   };
 }

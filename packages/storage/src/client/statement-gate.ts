@@ -20,8 +20,12 @@ export type StatementKind = 'read' | 'write';
 
 /** What the gate tells about itself, for ingest's backpressure and the writer's block sizes. */
 export interface StatementGateState {
-  /** How long the oldest read now waiting has waited for its turn, in ms (0 when none waits). */
-  readWaitMs(): number;
+  /**
+   * How long the oldest read now waiting has waited while writes held the engine, in ms (0
+   * when none waits). Time it spent behind other reads does not count: a heavy read that
+   * holds the others up is not something fewer inserts would cure.
+   */
+  readWaitOnWritesMs(): number;
   /**
    * Milliseconds the engine has spent running write statements since the gate was made: a
    * clock that runs only while a write holds the engine, so an insert's cost can be read
@@ -46,6 +50,8 @@ export const WRITE_WAIT_BOUND_MS = 2_000;
 
 interface Waiting {
   since: number;
+  /** The write clock when it joined the line. */
+  writeClockAt: number;
   start(): void;
 }
 
@@ -53,7 +59,10 @@ export function createStatementGate(writeWaitBoundMs = WRITE_WAIT_BOUND_MS, now:
   const reads: Waiting[] = [];
   const writes: Waiting[] = [];
   let busy = false;
-  let writeRunMs = 0;
+  /** Write time of the writes that ended, and when the one running now (if a write) started. */
+  let endedWritesMs = 0;
+  let writeStartedAt: number | undefined;
+  const writeClock = () => endedWritesMs + (writeStartedAt === undefined ? 0 : now() - writeStartedAt);
 
   const next = (): Waiting | undefined => {
     const oldestWrite = writes[0];
@@ -81,15 +90,17 @@ export function createStatementGate(writeWaitBoundMs = WRITE_WAIT_BOUND_MS, now:
         };
         const waiting: Waiting = {
           since: now(),
+          writeClockAt: writeClock(),
           start() {
             signal?.removeEventListener('abort', onAbort);
-            const startedAt = now();
+            if (kind === 'write') writeStartedAt = now();
             // A statement that throws synchronously fails like one that rejects.
             Promise.resolve()
               .then(statement)
               .then(resolve, reject)
               .finally(() => {
-                if (kind === 'write') writeRunMs += now() - startedAt;
+                endedWritesMs = writeClock();
+                writeStartedAt = undefined;
                 busy = false;
                 admitNext();
               });
@@ -100,8 +111,9 @@ export function createStatementGate(writeWaitBoundMs = WRITE_WAIT_BOUND_MS, now:
         admitNext();
       });
     },
-    readWaitMs: () => (reads[0] ? now() - reads[0].since : 0),
-    writeRunMs: () => writeRunMs,
+    // The oldest read joined the line first, so it has waited through the most write time.
+    readWaitOnWritesMs: () => (reads[0] ? writeClock() - reads[0].writeClockAt : 0),
+    writeRunMs: writeClock,
   };
 }
 
