@@ -49,13 +49,16 @@ export interface StatementGate extends StatementGateState {
 export const WRITE_WAIT_BOUND_MS = 2_000;
 
 interface Waiting {
+  /** When it joined the line (performance.now()). */
   since: number;
   /** The write clock when it joined the line. */
   writeClockAt: number;
   start(): void;
 }
 
-export function createStatementGate(writeWaitBoundMs = WRITE_WAIT_BOUND_MS, now: () => number = performance.now.bind(performance)): StatementGate {
+/** A gate for one engine session; `writeWaitBoundMs` is the longest a write is passed over for reads. */
+export function createStatementGate(writeWaitBoundMs = WRITE_WAIT_BOUND_MS): StatementGate {
+  const now = () => performance.now();
   const reads: Waiting[] = [];
   const writes: Waiting[] = [];
   let busy = false;
