@@ -27,6 +27,7 @@ import {
   createMetricExportPipeline,
   createTraceExportPipeline,
   ingestRoutes,
+  readWaitPressure,
   startOtlpGrpcReceiver,
   startProjectSettings,
 } from '@aos/ingest';
@@ -151,7 +152,9 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     // One in-flight body budget for the process, whichever signal the bodies carry.
     const inflight = createInflightBytes(ingestConfig.maxInflightBytes);
-    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight };
+    // Ingest shares the embedded engine with the API's reads: it backs off while they wait.
+    const pressure = storage.statements ? [readWaitPressure(storage.statements, ingestConfig.maxReadWaitMs)] : [];
+    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight, pressure };
     const pipelines = {
       traces: createTraceExportPipeline({ ...pipelineDeps, queue }),
       logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }),

@@ -68,6 +68,7 @@ export const SETTINGS = {
     /** Queued batches; at ~1.4 MB per 1,000-span batch of rows, 500 bounds Redis near 700 MB. */
     INGEST_MAX_QUEUE_DEPTH: intSetting(500, 1),
     INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
+    INGEST_MAX_READ_WAIT_MS: intSetting(500, 0), // all-in-one, embedded engine: see readWaitPressure
     /** How long ingest trusts its copy of a project's masking policy and dimension keys;
      *  a change is also announced over Redis, so this bounds only a missed announcement. */
     PROJECT_SETTINGS_TTL_MS: intSetting(5_000, 0, 300_000),
@@ -110,6 +111,7 @@ export const SETTINGS = {
     WRITER_CONCURRENCY: intSetting(32, 1, 1000),
     WRITER_BATCH_MAX_ROWS: intSetting(50_000, 1),
     WRITER_BATCH_MAX_WAIT_MS: intSetting(250, 0),
+    WRITER_BATCH_MAX_INSERT_MS: intSetting(1000, 0), // 0: blocks by rows alone (see insert-pace.ts)
     WRITER_JOB_ATTEMPTS: intSetting(8, 1, 100),
     WRITER_LOCK_DURATION_MS: intSetting(30_000, 1000),
     /** A trace with no span ingested for this long is judged for trace flags (and again after late spans). */
@@ -258,6 +260,7 @@ export function ingestSettings(env: Env) {
     maxBodyBytes: s.INGEST_MAX_BODY_BYTES,
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
+    maxReadWaitMs: s.INGEST_MAX_READ_WAIT_MS,
     projectSettingsTtlMs: s.PROJECT_SETTINGS_TTL_MS,
     maxInflightBytes: s.INGEST_MAX_INFLIGHT_BYTES,
     decodeThreads: s.INGEST_DECODE_THREADS,
@@ -301,6 +304,7 @@ export function writerSettings(env: Env) {
     concurrency: s.WRITER_CONCURRENCY,
     batchMaxRows: s.WRITER_BATCH_MAX_ROWS,
     batchMaxWaitMs: s.WRITER_BATCH_MAX_WAIT_MS,
+    batchMaxInsertMs: s.WRITER_BATCH_MAX_INSERT_MS,
     jobAttempts: s.WRITER_JOB_ATTEMPTS,
     lockDurationMs: s.WRITER_LOCK_DURATION_MS,
     ...spanRowSettings(env),

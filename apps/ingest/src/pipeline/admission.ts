@@ -55,14 +55,14 @@ export async function admit(deps: AdmissionDeps, call: ExportCall): Promise<Admi
   }
   if (call.encoding instanceof IngestRefusal) throw call.encoding;
 
-  let overloaded: boolean;
+  let overloaded: string | undefined;
   try {
     overloaded = await withTimeout(deps.backpressure.overloaded(), QUEUE_TIMEOUT_MS);
   } catch (err) {
     deps.logger.error('cannot measure the queue depth', { error: err });
     throw new IngestRefusal('unavailable', 'the ingest queue is unavailable; retry later');
   }
-  if (overloaded) throw new IngestRefusal('overloaded', 'the ingest queue is full; retry later');
+  if (overloaded !== undefined) throw new IngestRefusal('overloaded', overloaded);
 
   // Without the project's masking policy nothing may be queued: raw values would reach Redis.
   try {

@@ -3,6 +3,7 @@ import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import type { IngestSettings } from '@aos/config';
+import { createBackpressure, queueDepthPressure, type Backpressure, type PressureSource } from '../backpressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
@@ -21,6 +22,13 @@ export interface ExportDeps<Payload> {
   metrics: Metrics;
   /** The process's in-flight body budget, shared by every signal's receiver. */
   inflight: InflightBytes;
+  /** The process's own reasons to refuse exports for now, checked after the queue's depth (all-in-one: reads waiting for the engine). */
+  pressure?: readonly PressureSource[];
+}
+
+/** A receiver's reasons to refuse exports for now: its queue above INGEST_MAX_QUEUE_DEPTH, then the process's own. */
+export function exportBackpressure(deps: Pick<ExportDeps<unknown>, 'queue' | 'settings' | 'pressure'>): Backpressure {
+  return createBackpressure([queueDepthPressure(deps.queue, deps.settings.maxQueueDepth), ...(deps.pressure ?? [])]);
 }
 
 /**

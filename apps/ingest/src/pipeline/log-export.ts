@@ -1,10 +1,10 @@
 import { OtlpDecodeError, decodeLogsExport, partitionSpanLogRecords } from '@aos/otlp';
 import { isSpanLogEvent } from '@aos/domain';
 import type { LogRecordPayload } from '@aos/queue';
-import { createBackpressure, type Backpressure } from '../backpressure.ts';
+import type { Backpressure } from '../backpressure.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
-import { withBodyLease, type ExportDeps } from './export-deps.ts';
+import { exportBackpressure, withBodyLease, type ExportDeps } from './export-deps.ts';
 import type { BodyLease } from './inflight-bytes.ts';
 import { maskLogRecords } from './log-masking.ts';
 
@@ -32,7 +32,7 @@ const SIGNAL = 'logs';
 
 /** One per process; its high-water mark is the log record queue's own depth. */
 export function createLogExportPipeline(deps: LogExportDeps): LogExportPipeline {
-  const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
+  const backpressure = exportBackpressure(deps);
   return {
     export: (call) => withBodyLease(deps, SIGNAL, (lease) => exportLogs(deps, backpressure, call, lease)),
     maxMessageBytes: deps.settings.maxBodyBytes,

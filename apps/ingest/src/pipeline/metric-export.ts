@@ -1,10 +1,10 @@
 import { OtlpDecodeError, decodeMetricsExport, partitionMetricPoints } from '@aos/otlp';
 import { isGenAiMetric } from '@aos/domain';
 import type { MetricPointPayload } from '@aos/queue';
-import { createBackpressure, type Backpressure } from '../backpressure.ts';
+import type { Backpressure } from '../backpressure.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { decodeOrRefuse, enqueueOrRefuse } from './enqueue.ts';
-import { withBodyLease, type ExportDeps } from './export-deps.ts';
+import { exportBackpressure, withBodyLease, type ExportDeps } from './export-deps.ts';
 import type { BodyLease } from './inflight-bytes.ts';
 
 export type MetricExportDeps = ExportDeps<MetricPointPayload>;
@@ -31,7 +31,7 @@ const SIGNAL = 'metrics';
 
 /** One per process; its high-water mark is the metric point queue's own depth. */
 export function createMetricExportPipeline(deps: MetricExportDeps): MetricExportPipeline {
-  const backpressure = createBackpressure(deps.queue, deps.settings.maxQueueDepth);
+  const backpressure = exportBackpressure(deps);
   return {
     export: (call) => withBodyLease(deps, SIGNAL, (lease) => exportMetrics(deps, backpressure, call, lease)),
     maxMessageBytes: deps.settings.maxBodyBytes,

@@ -1,10 +1,10 @@
 import { loadPrices } from '@aos/domain';
 import { addSpanRowsJob, type IngestJobPayload } from '@aos/queue';
-import { createBackpressure, type Backpressure } from '../backpressure.ts';
+import type { Backpressure } from '../backpressure.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { createDecodePool, type DecodePool } from './decode-pool.ts';
 import { enqueueOrRefuse } from './enqueue.ts';
-import { withBodyLease, type ExportDeps } from './export-deps.ts';
+import { exportBackpressure, withBodyLease, type ExportDeps } from './export-deps.ts';
 import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
 import { IngestRefusal } from './refusal.ts';
 
@@ -45,7 +45,7 @@ const SIGNAL = 'traces';
 export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPipeline {
   const { settings } = deps;
   const shared: SharedState = {
-    backpressure: createBackpressure(deps.queue, settings.maxQueueDepth),
+    backpressure: exportBackpressure(deps),
     inflight: deps.inflight,
     decoder: createDecodePool({
       threads: settings.decodeThreads,

@@ -213,4 +213,72 @@ describe('InsertBatcher', () => {
     await Promise.all([b.add([4]), b.flush()]);
     expect(b.stats).toEqual({ inserts: 2, rows: 4, isolatedRetries: 0 });
   });
+
+  describe('blocks sized by the engine time of recent inserts', () => {
+    /**
+     * An engine that inserts `rowsPerMs` rows a millisecond: its write clock advances by each
+     * insert's share, whatever the wall clock does. Records the rows of each insert.
+     */
+    function engine(rowsPerMs: number) {
+      const blocks: number[] = [];
+      let writeMs = 0;
+      const insert = async (_items: number[], count: number) => {
+        await Promise.resolve();
+        blocks.push(count);
+        writeMs += count / rowsPerMs;
+      };
+      return { blocks, insert, engineClock: () => writeMs };
+    }
+
+    it('closes a block at the rows the engine inserts within maxMs', async () => {
+      const { blocks, insert, engineClock } = engine(10);
+      const b = batcher({ maxRows: 50_000, insert, insertTime: { maxMs: 1_000, engineClock } });
+      // Nothing learnt yet: the first block goes at maxRows (5 s of this engine).
+      await b.add([1], 50_000);
+      // 10 rows/ms for 1,000 ms: the next block closes at 10,000 rows.
+      const first = track(b.add([2], 9_999));
+      await settle();
+      expect(blocks).toEqual([50_000]);
+      expect(first.settled).toBe(false);
+      await Promise.all([b.add([3], 1), first]);
+      expect(blocks).toEqual([50_000, 10_000]);
+    });
+
+    it('follows the pace of the recent inserts as the engine speeds up', async () => {
+      let rowsPerMs = 2;
+      let writeMs = 0;
+      const blocks: number[] = [];
+      const insert = async (_items: number[], count: number) => {
+        blocks.push(count);
+        writeMs += count / rowsPerMs;
+      };
+      const b = batcher({ maxRows: 100_000, maxPendingAdds: 1_000, insert, insertTime: { maxMs: 1_000, engineClock: () => writeMs } });
+      await b.add([1], 100_000);
+      await b.add([2], 2_000); // 2 rows/ms: 2,000-row blocks
+      rowsPerMs = 50;
+      // Eight fast inserts fill the recent window: blocks grow back toward what 1 s holds.
+      for (let i = 0; i < 8; i += 1) await Promise.all([b.add([3], 50_000), b.flush()]);
+      expect(blocks.slice(0, 2)).toEqual([100_000, 2_000]);
+      // 30,000 rows now wait for more (the limit is 50,000 again, no longer 2,000).
+      const later = track(b.add([4], 30_000));
+      await settle();
+      expect(later.settled).toBe(false);
+      await Promise.all([b.flush(), later]);
+      expect(blocks.at(-1)).toBe(30_000);
+    });
+
+    it.each([
+      ['keeps blocks of a very slow engine at 1,000 rows at least', { rowsPerMs: 0.1, maxMs: 1_000, block: 1_000 }],
+      ['sizes by rows alone when maxMs is 0', { rowsPerMs: 0.1, maxMs: 0, block: 5_000 }],
+    ])('%s', async (_, { rowsPerMs, maxMs, block }) => {
+      const { blocks, insert, engineClock } = engine(rowsPerMs);
+      const b = batcher({ maxRows: 5_000, insert, insertTime: { maxMs, engineClock } });
+      await b.add([1], 5_000);
+      const first = track(b.add([2], block - 1));
+      await settle();
+      expect(first.settled).toBe(false);
+      await Promise.all([b.add([3], 1), first]);
+      expect(blocks).toEqual([5_000, block]);
+    });
+  });
 });

@@ -1,6 +1,9 @@
+import { createInsertPace, type InsertPace } from './insert-pace.ts';
+
 /**
  * Collects rows from many concurrently processed jobs into few large inserts.
- * A block is written when it reaches `maxRows`, when every job slot is waiting on it
+ * A block is written when it reaches `maxRows` or the rows the engine's recent pace inserts
+ * within `maxInsertMs` (insert-pace.ts), when every job slot is waiting on it
  * (no more rows can arrive), or `maxWaitMs` after its first row, whichever comes first;
  * but a block whose wait is over while the one before it is still being written keeps
  * taking rows until that write ends, as it could not start sooner: blocks then grow with
@@ -21,6 +24,20 @@ export interface InsertBatcherOptions<T> {
    * a failure no job caused (storage is down) fails every job of the block at once instead.
    */
   isolates?(err: unknown): boolean;
+  /** Blocks sized by the engine's time as well (insert-pace.ts); without it, by rows alone. */
+  insertTime?: InsertTimeLimit;
+}
+
+export interface InsertTimeLimit {
+  /** The engine time one insert should take at most (WRITER_BATCH_MAX_INSERT_MS). */
+  maxMs: number;
+  /**
+   * A clock of the engine's write time in ms (the embedded engine's statement gate): read
+   * around an insert it gives the time the insert held the engine, not the time it waited
+   * for reads to go first. Writes of other tables run in the same window are counted too,
+   * which errs toward smaller blocks while the engine is busy.
+   */
+  engineClock(): number;
 }
 
 interface Pending<T> {
@@ -41,8 +58,14 @@ export class InsertBatcher<T> {
   /** The pending block's wait is over; it is written as soon as the engine is free. */
   #due = false;
   readonly stats = { inserts: 0, rows: 0, isolatedRetries: 0 };
+  readonly #pace: InsertPace;
+  /** The engine's write clock; a stopped one when blocks go by rows alone (the pace then ignores it). */
+  readonly #engineClock: () => number;
 
-  constructor(private readonly opts: InsertBatcherOptions<T>) {}
+  constructor(private readonly opts: InsertBatcherOptions<T>) {
+    this.#pace = createInsertPace(opts.insertTime?.maxMs ?? 0, opts.maxRows);
+    this.#engineClock = opts.insertTime?.engineClock ?? (() => 0);
+  }
 
   /** Queues items for the next block; `count` is the number of table rows they hold. */
   add(rows: T[], count = rows.length): Promise<void> {
@@ -50,7 +73,7 @@ export class InsertBatcher<T> {
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ rows, count, resolve, reject });
       this.#pendingRows += count;
-      if (this.#pendingRows >= this.opts.maxRows || this.#pending.length >= this.opts.maxPendingAdds) {
+      if (this.#pendingRows >= this.#pace.blockRows() || this.#pending.length >= this.opts.maxPendingAdds) {
         this.flush();
       } else if (!this.#due) {
         this.#timer ??= setTimeout(() => this.#waitOver(), this.opts.maxWaitMs);
@@ -93,7 +116,9 @@ export class InsertBatcher<T> {
     const rows = block.length === 1 ? block[0]!.rows : block.flatMap((p) => p.rows);
     const count = block.reduce((n, p) => n + p.count, 0);
     try {
+      const started = this.#engineClock();
       await this.opts.insert(rows, count);
+      this.#pace.record(count, this.#engineClock() - started);
       this.stats.inserts += 1;
       this.stats.rows += count;
       for (const p of block) p.resolve();

@@ -54,6 +54,9 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
     insert: (items, rows) => blocks.insert(items, rows),
     // Only rows the engine refused have a culprit among the block's jobs.
     isolates: (err) => !writeFailureWaits(err),
+    // Only the embedded engine makes reads wait for inserts (a server runs them side by side),
+    // and its gate tells an insert's engine time apart from its wait for reads to go first.
+    insertTime: deps.storage.statements && { maxMs: settings.batchMaxInsertMs, engineClock: () => deps.storage.statements!.writeRunMs() },
   });
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers do a job's storage work here.

@@ -6,6 +6,8 @@ import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
 import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
+import { gatedConnection } from './gated-connection.ts';
+import { createStatementGate, statementKind, type StatementGateState } from './statement-gate.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { named, type QueryName } from '../sql/query-name.ts';
 
@@ -42,6 +44,12 @@ export interface Storage {
   /** DURABILITY: with `strict`, the embedded engine fsyncs every part it writes (see migrate). */
   readonly durability: StorageSettings['durability'];
   /**
+   * The embedded engine's statement gate (reads before writes, see statement-gate.ts): how
+   * long reads wait and how long writes hold the engine. A server has none: it runs
+   * statements side by side.
+   */
+  readonly statements?: StatementGateState;
+  /**
    * Inserts pre-encoded rows (one text in `format`, or its UTF-8 bytes in parts that follow
    * each other) through the fastest path each engine has; `name` goes to a server as the
    * insert's `log_comment` (see sql/query-name.ts). With a `token`, the insert is
@@ -68,9 +76,11 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
         'Is another process of this service using it? (the embedded engine allows one process per data directory)',
     );
   }
+  // Every statement of the session, the client's and the file inserts', passes one gate.
+  const gate = createStatementGate();
   // chdb implements the same Connection contract against its own copy of client-common's types.
   const client = createClient({
-    connection: connection as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+    connection: gatedConnection(connection, gate) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
   });
   // The embedded session is one connection, so USE and SET stick for every later query.
   // Settings given to the client instead are sent as SET statements ahead of each query:
@@ -79,13 +89,16 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   await client.command({ query: `USE ${settings.database}` });
   for (const statement of embeddedSessionSql()) await client.command({ query: statement });
   // Rows reach the engine through a file, not chDB's raw insert (see embedded-file-insert.ts).
-  const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) => connection.chdb.queryAsync(sql, { format }));
+  const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) =>
+    gate.run(statementKind(sql), () => connection.chdb.queryAsync(sql, { format })),
+  );
   const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
   return {
     client,
     engine: 'embedded',
     cluster: undefined,
     durability: settings.durability,
+    statements: gate,
     // `name` is left unused, as named() leaves it on the embedded engine.
     insertRows: (table, columns, format, body, _name, token) => fileInserts.insert(table, columns, format, body, token),
     close: () => {
