@@ -7,7 +7,11 @@ import type { AttributeValue, Attributes } from '@aos/otlp';
 
 /** Strings as they are, everything else (numbers, booleans, arrays, maps, null) as JSON. */
 export function valueToText(value: AttributeValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  // The text JSON.stringify gives, without its general machinery: most other values are numbers.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return JSON.stringify(value);
 }
 
 const encoder = new TextEncoder();
