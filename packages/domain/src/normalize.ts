@@ -9,7 +9,7 @@ import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './convention
 import { computeCost } from './cost.ts';
 import { dimensionValues } from './dimensions.ts';
 import { inferProvider } from './model-provider.ts';
-import { promoteAttributes } from './promoted-attributes.ts';
+import { Promotion, type PromotedColumn } from './promoted-attributes.ts';
 import { eventsJson, linksJson } from './events-links.ts';
 import { spanKindName, spanStatusName } from './otel-enums.ts';
 import type { PriceTable } from './prices.ts';
@@ -60,21 +60,21 @@ export function spanRowsFromExport(batch: OtlpTraceExport, ctx: NormalizeContext
 /** The row without the batch-level annotations (masked rules, dimensions), which the caller sets. */
 function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: ResourceFacts, ctx: NormalizeContext): SpanRow {
   const limiter = new ValueLimiter(ctx.maxValueBytes);
-  const attributes = flattenAttributes(span.attributes, limiter);
   const facts = extractFacts(span, scope.name, resource);
+  const texts = spanTexts(facts, limiter);
+  const promotion = new Promotion(texts);
+  const attributes = flattenAttributes(span.attributes, limiter, promotion);
   const tokens = reconcileTokens(facts);
   const model = facts.model ?? '';
   const provider = facts.provider || (model ? inferProvider(model) : '');
   const cost = computeCost(facts.explicitCost, tokens, model, provider, ctx.prices);
   const durationMs = durationMillis(span.startTimeUnixNano, span.endTimeUnixNano);
-  const texts = spanTexts(facts, limiter);
-  const toolArguments = facts.toolArguments === undefined ? '' : limiter.limit(facts.toolArguments);
   const events = eventsJson(span.events, limiter);
   const links = linksJson(span.links, limiter);
 
   // Every field written in one literal, no spread: a spread mid-literal makes V8 define
   // each later field one by one, the most expensive line of the function.
-  const row: SpanRow = {
+  return {
     project_id: ctx.projectId,
     trace_id: span.traceId,
     span_id: span.spanId,
@@ -112,11 +112,11 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     session_id: facts.sessionId ?? '',
     user_id: facts.userId ?? '',
     tool_name: facts.toolName ?? '',
-    tool_arguments: toolArguments,
+    tool_arguments: texts.tool_arguments,
     tool_call_id: facts.toolCallId ?? '',
     time_to_first_token_ms: timeToFirstTokenMs(span, durationMs),
     attributes,
-    attribute_refs: NO_REFS,
+    attribute_refs: promotion.refs,
     resource_attributes: resource.attributes,
     events,
     links,
@@ -137,23 +137,11 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     log_record_fields: [],
     ingested_at: ctx.receivedAtMs,
   };
-  // The row holds every column an attribute can be promoted to.
-  row.attribute_refs = promoteAttributes(attributes, row);
-  return row;
 }
 
-/** Placeholder until promoteAttributes sets the row's own map; never handed out. */
-const NO_REFS: Record<string, never> = Object.freeze({});
+/** The readable texts, tool arguments and stored message lists, each within the size limit: the columns an attribute can be promoted to. */
+type SpanTexts = Record<PromotedColumn, string>;
 
-interface SpanTexts {
-  input: string;
-  output: string;
-  input_messages: string;
-  output_messages: string;
-  system_instructions: string;
-}
-
-/** The readable texts and the stored message lists, each within the size limit. */
 function spanTexts(facts: ExtractedFacts, limiter: ValueLimiter): SpanTexts {
   const inputMessages = storedJson(facts.inputMessages, limiter.maxBytes, facts.inputMessagesSource);
   const outputMessages = storedJson(facts.outputMessages, limiter.maxBytes, facts.outputMessagesSource);
@@ -164,6 +152,7 @@ function spanTexts(facts: ExtractedFacts, limiter: ValueLimiter): SpanTexts {
   return {
     input: limiter.limit(input),
     output: limiter.limit(output),
+    tool_arguments: facts.toolArguments === undefined ? '' : limiter.limit(facts.toolArguments),
     input_messages: inputMessages.text,
     output_messages: outputMessages.text,
     system_instructions: system.text,
