@@ -110,6 +110,7 @@ function readLlmMessages(a: Attributes, f: SpanFacts, input: string | undefined,
   }
 }
 
+// Runs only on spans with keys of the OpenInference families (key-families.ts): a key read here must be of those families.
 export function readOpenInference(span: OtlpSpan, f: SpanFacts): void {
   const a = span.attributes;
   const kind = a[OPENINFERENCE_KIND_KEY];
