@@ -54,7 +54,10 @@ export function keyFamilies(attributes: Attributes): number {
   for (const key in attributes) {
     const candidates = BY_FIRST_CHAR[key.charCodeAt(0)];
     if (candidates === undefined) continue;
-    for (const [prefix, family] of candidates) if (key.startsWith(prefix)) families |= family;
+    for (let i = 0; i < candidates.length; i++) {
+      const [prefix, family] = candidates[i]!;
+      if (key.startsWith(prefix)) families |= family;
+    }
   }
   return families;
 }
