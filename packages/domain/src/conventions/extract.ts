@@ -22,7 +22,7 @@ import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
 import { GENKIT_TYPE_KEY, readGenkit } from './genkit.ts';
 import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
-import { AI_KEYS, GOOGLE_ADK_KEYS, keyFamilies, LANGFUSE_KEYS, LIVEKIT_KEYS, LLM_KEYS, OPENINFERENCE_KEYS, TRACELOOP_KEYS } from './key-families.ts';
+import { AI_KEYS, GENAI_KEYS, GOOGLE_ADK_KEYS, keyFamilies, LANGFUSE_KEYS, LIVEKIT_KEYS, LLM_KEYS, OPENINFERENCE_KEYS, TRACELOOP_KEYS } from './key-families.ts';
 import { LANGFUSE_MARKER_KEYS, LANGFUSE_SCOPE, readLangfuse } from './langfuse.ts';
 import { LIVEKIT_MARKER_KEYS, readLiveKit } from './livekit.ts';
 import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
@@ -70,7 +70,7 @@ export function detectPlatform(
   if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
   if (scopeName.startsWith('openinference')) return 'openinference';
   if (scopeName.includes('traceloop')) return 'openllmetry';
-  if (hasAny(a, GENAI_MARKER_KEYS)) return 'otel-genai';
+  if (families & GENAI_KEYS && hasAny(a, GENAI_MARKER_KEYS)) return 'otel-genai';
   return '';
 }
 
@@ -101,7 +101,8 @@ export function extractFacts(span: OtlpSpan, scopeName: string, resource: Resour
   readMlflow(span, f);
   readSemanticKernel(span, f, scopeName);
   if (families & LANGFUSE_KEYS || scopeName === LANGFUSE_SCOPE) readLangfuse(span, f, scopeName);
-  readGenAi(span, f);
+  // Besides gen_ai.* and llm.* keys, GenAI semconv reads message events.
+  if (families & (GENAI_KEYS | LLM_KEYS) || span.events.length > 0) readGenAi(span, f, families);
   readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;
   f.userId ??= firstText(span.attributes, USER_KEYS) ?? resource.userId;

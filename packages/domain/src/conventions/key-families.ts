@@ -22,14 +22,40 @@ export const LLM_KEYS = 16;
 export const GOOGLE_ADK_KEYS = 32;
 /** OpenInference's other keys: `openinference.*`, `embedding.*`, `input.*`, `output.*`, `tool.*`, `tool_call.*`, `agent.*`, `session.*`, `user.*`. */
 export const OPENINFERENCE_KEYS = 64;
+/** `gen_ai.*`: GenAI semconv, which many instrumentations write beside their own keys. */
+export const GENAI_KEYS = 128;
+/** `gen_ai.usage.*`: token counts and cost. */
+export const GENAI_USAGE_KEYS = 256;
+/** `gen_ai.prompt*` and `gen_ai.completion*`: the older indexed and flat message keys. */
+export const GENAI_PROMPT_KEYS = 512;
 
-const PREFIXES: readonly (readonly [string, number])[] = [
+/** A prefix, its family, and the longer prefixes tested only after it (written without it). */
+type Prefix = readonly [prefix: string, family: number, longer?: PrefixTable];
+/** Prefixes by their first character code, so a key is tested against one to three of them. */
+type PrefixTable = readonly (readonly Prefix[] | undefined)[];
+
+function prefixTable(prefixes: readonly Prefix[]): PrefixTable {
+  const table: Prefix[][] = [];
+  for (const entry of prefixes) (table[entry[0].charCodeAt(0)] ??= []).push(entry);
+  return table;
+}
+
+const PREFIXES = prefixTable([
   ['ai.', AI_KEYS],
   ['lk.', LIVEKIT_KEYS],
   ['langfuse.', LANGFUSE_KEYS],
   ['traceloop.', TRACELOOP_KEYS],
   ['llm.', LLM_KEYS],
   ['gcp.vertex.agent.', GOOGLE_ADK_KEYS],
+  [
+    'gen_ai.',
+    GENAI_KEYS,
+    prefixTable([
+      ['usage.', GENAI_USAGE_KEYS],
+      ['prompt', GENAI_PROMPT_KEYS],
+      ['completion', GENAI_PROMPT_KEYS],
+    ]),
+  ],
   ['openinference.', OPENINFERENCE_KEYS],
   ['embedding.', OPENINFERENCE_KEYS],
   ['input.', OPENINFERENCE_KEYS],
@@ -39,25 +65,24 @@ const PREFIXES: readonly (readonly [string, number])[] = [
   ['agent.', OPENINFERENCE_KEYS],
   ['session.', OPENINFERENCE_KEYS],
   ['user.', OPENINFERENCE_KEYS],
-];
+]);
 
-/** The prefixes by their first character code, so a key is tested against one to three of them. */
-const BY_FIRST_CHAR: (readonly (readonly [string, number])[] | undefined)[] = [];
-for (const entry of PREFIXES) {
-  const c = entry[0].charCodeAt(0);
-  BY_FIRST_CHAR[c] = [...(BY_FIRST_CHAR[c] ?? []), entry];
+function familiesOf(key: string, table: PrefixTable, from: number): number {
+  const candidates = table[key.charCodeAt(from)];
+  if (candidates === undefined) return 0;
+  let families = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const [prefix, family, longer] = candidates[i]!;
+    if (!key.startsWith(prefix, from)) continue;
+    families |= family;
+    if (longer !== undefined) families |= familiesOf(key, longer, from + prefix.length);
+  }
+  return families;
 }
 
 /** The families (bit set of the constants above) whose prefix starts some key of `attributes`. */
 export function keyFamilies(attributes: Attributes): number {
   let families = 0;
-  for (const key in attributes) {
-    const candidates = BY_FIRST_CHAR[key.charCodeAt(0)];
-    if (candidates === undefined) continue;
-    for (let i = 0; i < candidates.length; i++) {
-      const [prefix, family] = candidates[i]!;
-      if (key.startsWith(prefix)) families |= family;
-    }
-  }
+  for (const key in attributes) families |= familiesOf(key, PREFIXES, 0);
   return families;
 }
