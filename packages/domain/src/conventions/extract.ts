@@ -92,7 +92,7 @@ export function extractFacts(span: OtlpSpan, scopeName: string, resource: Resour
   const families = keyFamilies(span.attributes);
   if (families & AI_KEYS || scopeName === VERCEL_SCOPE) readVercelAi(span, f, scopeName);
   readMastra(span, f);
-  if (families & (LLM_KEYS | OPENINFERENCE_KEYS)) readOpenInference(span, f);
+  if (families & (LLM_KEYS | OPENINFERENCE_KEYS)) readOpenInference(span, f, families);
   if (families & (TRACELOOP_KEYS | LLM_KEYS)) readOpenLlmetry(span, f);
   readPydanticAi(span, f);
   if (families & GOOGLE_ADK_KEYS || scopeName === GOOGLE_ADK_SCOPE) readGoogleAdk(span, f, scopeName);
