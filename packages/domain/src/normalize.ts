@@ -40,11 +40,14 @@ export interface NormalizeContext {
 export function spanRowsFromExport(batch: OtlpTraceExport, ctx: NormalizeContext): SpanRow[] {
   if (!(ctx.maxValueBytes > 0)) throw new RangeError(`maxValueBytes must be positive, got ${ctx.maxValueBytes}`);
   const rows: SpanRow[] = [];
+  // One limiter for the export, reset per span: its flag is read once the span's row is built.
+  const limiter = new ValueLimiter(ctx.maxValueBytes);
   for (const resourceSpans of batch.resourceSpans) {
     const resource = readResource(resourceSpans.resource.attributes, ctx.maxValueBytes);
     for (const scopeSpans of resourceSpans.scopeSpans) {
       for (const span of scopeSpans.spans) {
-        const row = spanRow(span, scopeSpans.scope, resource, ctx);
+        limiter.truncated = false;
+        const row = spanRow(span, scopeSpans.scope, resource, ctx, limiter);
         const masked = ctx.maskedRules?.[rows.length];
         if (masked) row.masked_rules = [...masked];
         if (ctx.dimensionKeys?.length) {
@@ -58,8 +61,7 @@ export function spanRowsFromExport(batch: OtlpTraceExport, ctx: NormalizeContext
 }
 
 /** The row without the batch-level annotations (masked rules, dimensions), which the caller sets. */
-function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: ResourceFacts, ctx: NormalizeContext): SpanRow {
-  const limiter = new ValueLimiter(ctx.maxValueBytes);
+function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: ResourceFacts, ctx: NormalizeContext, limiter: ValueLimiter): SpanRow {
   const facts = extractFacts(span, scope.name, resource);
   const texts = spanTexts(facts, limiter);
   const promotion = new Promotion(texts);
