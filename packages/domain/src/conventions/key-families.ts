@@ -72,10 +72,11 @@ function familiesOf(key: string, table: PrefixTable, from: number): number {
   if (candidates === undefined) return 0;
   let families = 0;
   for (let i = 0; i < candidates.length; i++) {
-    const [prefix, family, longer] = candidates[i]!;
-    if (!key.startsWith(prefix, from)) continue;
-    families |= family;
-    if (longer !== undefined) families |= familiesOf(key, longer, from + prefix.length);
+    // Read by index, not destructured: this runs for every key of every span.
+    const entry = candidates[i]!;
+    if (!key.startsWith(entry[0], from)) continue;
+    families |= entry[1];
+    if (entry[2] !== undefined) families |= familiesOf(key, entry[2], from + entry[0].length);
   }
   return families;
 }
