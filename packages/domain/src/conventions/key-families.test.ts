@@ -19,4 +19,10 @@ describe('keyFamilies', () => {
     expect(keyFamilies({ ai: 'x', 'aix.y': 1, llm: 'x', 'lkx.y': 1, 'inputs.value': 'x', gen_ai: 'x', 'gen_aiusage.x': 1, '': 'x' })).toBe(0);
     expect(keyFamilies({ 'gen_ai.operation.name': 'chat', 'gen_ai.usage': 1, 'gen_ai.input.messages': '[]' })).toBe(GENAI_KEYS);
   });
+
+  it('answers the same once more distinct keys came than it remembers', () => {
+    expect(keyFamilies({ 'ai.model.id': 'x' })).toBe(AI_KEYS);
+    for (let i = 0; i < 10_050; i++) expect(keyFamilies({ [`app.key_${i}`]: 1, [`lk.key_${i}`]: 1 })).toBe(LIVEKIT_KEYS);
+    expect(keyFamilies({ 'ai.model.id': 'x', 'app.key_3': 1 })).toBe(AI_KEYS);
+  });
 });

@@ -81,9 +81,25 @@ function familiesOf(key: string, table: PrefixTable, from: number): number {
   return families;
 }
 
+/**
+ * Each key's families, remembered: the same few dozen keys come on every span, and a map
+ * lookup costs a third of testing the prefixes again. Bounded so a stream of distinct keys
+ * cannot grow it without limit.
+ */
+const MAX_REMEMBERED_KEYS = 10_000;
+const familiesByKey = new Map<string, number>();
+
 /** The families (bit set of the constants above) whose prefix starts some key of `attributes`. */
 export function keyFamilies(attributes: Attributes): number {
   let families = 0;
-  for (const key in attributes) families |= familiesOf(key, PREFIXES, 0);
+  for (const key in attributes) {
+    let ofKey = familiesByKey.get(key);
+    if (ofKey === undefined) {
+      ofKey = familiesOf(key, PREFIXES, 0);
+      if (familiesByKey.size >= MAX_REMEMBERED_KEYS) familiesByKey.clear();
+      familiesByKey.set(key, ofKey);
+    }
+    families |= ofKey;
+  }
   return families;
 }
