@@ -4,10 +4,15 @@
  * maps are flattened to strings.
  */
 import type { AttributeValue, Attributes } from '@aos/otlp';
+import type { Promotion } from './promoted-attributes.ts';
 
 /** Strings as they are, everything else (numbers, booleans, arrays, maps, null) as JSON. */
 export function valueToText(value: AttributeValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  // The text JSON.stringify gives, without its general machinery: most other values are numbers.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return JSON.stringify(value);
 }
 
 const encoder = new TextEncoder();
@@ -41,13 +46,17 @@ export class ValueLimiter {
   }
 }
 
-/** Flattens attributes to a map of (size-limited) strings, the form stored in ClickHouse. */
-export function flattenAttributes(attributes: Attributes, limiter: ValueLimiter): Record<string, string> {
+/**
+ * Flattens attributes to a map of (size-limited) strings, the form stored in ClickHouse;
+ * values `promotion` takes are left out (stored once, as their column: promoted-attributes.ts).
+ */
+export function flattenAttributes(attributes: Attributes, limiter: ValueLimiter, promotion?: Promotion): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key in attributes) {
     const value = attributes[key];
     if (value === undefined) continue;
     const text = limiter.limit(valueToText(value));
+    if (promotion !== undefined && promotion.take(key, text)) continue;
     // A plain assignment to "__proto__" would change the prototype instead of storing the value.
     if (key === '__proto__') {
       Object.defineProperty(out, key, { value: text, enumerable: true, writable: true, configurable: true });

@@ -8,33 +8,44 @@ const MIN_PROMOTED_LENGTH = 64;
 /**
  * Stores each large text once. An attribute whose value became one of the span's columns
  * verbatim (`input.value` as the input text, `gen_ai.tool.call.arguments` as the tool
- * arguments, `gen_ai.input.messages` already in the stored message shape…) is removed from
+ * arguments, `gen_ai.input.messages` already in the stored message shape…) is left out of
  * the attribute map and recorded as a reference to that column; reads put it back. Prompts
  * and completions are most of a span's bytes, so this keeps rows small: less for the engine
  * to parse, compress and store.
  *
- * Mutates `attributes`; returns the references (attribute key → column).
+ * Normalization asks while it flattens the attributes (attributes.ts), so a promoted key is
+ * never written to the map and then deleted (a delete turns the map into a slow dictionary).
  */
+export class Promotion {
+  /** Attribute key → the column that holds its value. */
+  readonly refs: Record<string, PromotedColumn> = {};
+  /** Only columns long enough to be worth a reference can match: usually none or two. */
+  private readonly candidates: PromotedColumn[] = [];
+
+  constructor(private readonly columns: Readonly<Record<PromotedColumn, string>>) {
+    for (const column of PROMOTED_COLUMNS) if (columns[column].length >= MIN_PROMOTED_LENGTH) this.candidates.push(column);
+  }
+
+  /** Whether the attribute's (flattened) text is a column's value; records the reference when it is. */
+  take(key: string, text: string): boolean {
+    if (text.length < MIN_PROMOTED_LENGTH) return false;
+    for (const column of this.candidates) {
+      if (text !== this.columns[column]) continue;
+      this.refs[key] = column;
+      return true;
+    }
+    return false;
+  }
+}
+
+/** The promotion applied to an attribute map already flattened. Mutates `attributes`; returns the references. */
 export function promoteAttributes(
   attributes: Record<string, string>,
   columns: Record<PromotedColumn, string>,
 ): Record<string, PromotedColumn> {
-  const refs: Record<string, PromotedColumn> = {};
-  // Only columns long enough to be worth a reference can match: usually none or two.
-  const candidates: PromotedColumn[] = [];
-  for (const column of PROMOTED_COLUMNS) if (columns[column].length >= MIN_PROMOTED_LENGTH) candidates.push(column);
-  if (candidates.length === 0) return refs;
-  for (const key in attributes) {
-    const value = attributes[key]!;
-    if (value.length < MIN_PROMOTED_LENGTH) continue;
-    for (const column of candidates) {
-      if (value !== columns[column]) continue;
-      refs[key] = column;
-      delete attributes[key];
-      break;
-    }
-  }
-  return refs;
+  const promotion = new Promotion(columns);
+  for (const key in attributes) if (promotion.take(key, attributes[key]!)) delete attributes[key];
+  return promotion.refs;
 }
 
 /** The inverse of `promoteAttributes`, for reads: the attribute map as it was sent. */

@@ -22,6 +22,7 @@ import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
 import { GENKIT_TYPE_KEY, readGenkit } from './genkit.ts';
 import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
+import { AI_KEYS, GENAI_KEYS, GOOGLE_ADK_KEYS, keyFamilies, LANGFUSE_KEYS, LIVEKIT_KEYS, LLM_KEYS, OPENINFERENCE_KEYS, TRACELOOP_KEYS } from './key-families.ts';
 import { LANGFUSE_MARKER_KEYS, LANGFUSE_SCOPE, readLangfuse } from './langfuse.ts';
 import { LIVEKIT_MARKER_KEYS, readLiveKit } from './livekit.ts';
 import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
@@ -46,25 +47,30 @@ function hasAny(attributes: OtlpSpan['attributes'], keys: readonly string[]): bo
  * name; then any GenAI semconv key. Vercel first: its spans may have been enriched
  * with OpenInference keys by a span processor, but the SDK produced them.
  */
-export function detectPlatform(span: OtlpSpan, scopeName: string, resourcePlatform: string | undefined): string {
+export function detectPlatform(
+  span: OtlpSpan,
+  scopeName: string,
+  resourcePlatform: string | undefined,
+  families = keyFamilies(span.attributes),
+): string {
   const a = span.attributes;
   const explicit = textOf(a, 'platform') ?? resourcePlatform;
   if (explicit !== undefined) return explicit;
   if (typeof a[VERCEL_OPERATION_KEY] === 'string') return 'vercel-ai';
   if (a[MASTRA_SPAN_TYPE_KEY] !== undefined) return 'mastra';
   if (a[OPENINFERENCE_KIND_KEY] !== undefined) return 'openinference';
-  if (hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
+  if (families & (TRACELOOP_KEYS | LLM_KEYS) && hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
   if (hasAny(a, PYDANTIC_AI_MARKER_KEYS) || scopeName === PYDANTIC_AI_SCOPE) return 'pydantic-ai';
   if (scopeName === GOOGLE_ADK_SCOPE) return 'google-adk';
-  if (hasAny(a, LIVEKIT_MARKER_KEYS)) return 'livekit';
+  if (families & LIVEKIT_KEYS && hasAny(a, LIVEKIT_MARKER_KEYS)) return 'livekit';
   if (a[GENKIT_TYPE_KEY] !== undefined) return 'genkit';
   if (a[MLFLOW_SPAN_TYPE_KEY] !== undefined) return 'mlflow';
   if (isSemanticKernelScope(scopeName)) return 'semantic-kernel';
-  if (hasAny(a, LANGFUSE_MARKER_KEYS) || scopeName === LANGFUSE_SCOPE) return 'langfuse';
+  if ((families & LANGFUSE_KEYS && hasAny(a, LANGFUSE_MARKER_KEYS)) || scopeName === LANGFUSE_SCOPE) return 'langfuse';
   if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
   if (scopeName.startsWith('openinference')) return 'openinference';
   if (scopeName.includes('traceloop')) return 'openllmetry';
-  if (hasAny(a, GENAI_MARKER_KEYS)) return 'otel-genai';
+  if (families & GENAI_KEYS && hasAny(a, GENAI_MARKER_KEYS)) return 'otel-genai';
   return '';
 }
 
@@ -81,22 +87,26 @@ export interface ExtractedFacts extends SpanFacts {
 
 export function extractFacts(span: OtlpSpan, scopeName: string, resource: ResourceFacts): ExtractedFacts {
   const f = emptyFacts();
-  readVercelAi(span, f, scopeName);
+  // A reader that would find none of its keys is skipped (key-families.ts); those that
+  // can be triggered by the scope name alone still run for it.
+  const families = keyFamilies(span.attributes);
+  if (families & AI_KEYS || scopeName === VERCEL_SCOPE) readVercelAi(span, f, scopeName);
   readMastra(span, f);
-  readOpenInference(span, f);
-  readOpenLlmetry(span, f);
+  if (families & (LLM_KEYS | OPENINFERENCE_KEYS)) readOpenInference(span, f, families);
+  if (families & (TRACELOOP_KEYS | LLM_KEYS)) readOpenLlmetry(span, f);
   readPydanticAi(span, f);
-  readGoogleAdk(span, f, scopeName);
-  readLiveKit(span, f);
+  if (families & GOOGLE_ADK_KEYS || scopeName === GOOGLE_ADK_SCOPE) readGoogleAdk(span, f, scopeName);
+  if (families & LIVEKIT_KEYS) readLiveKit(span, f);
   readGenkit(span, f);
   readMlflow(span, f);
   readSemanticKernel(span, f, scopeName);
-  readLangfuse(span, f, scopeName);
-  readGenAi(span, f);
+  if (families & LANGFUSE_KEYS || scopeName === LANGFUSE_SCOPE) readLangfuse(span, f, scopeName);
+  // Besides gen_ai.* and llm.* keys, GenAI semconv reads message events.
+  if (families & (GENAI_KEYS | LLM_KEYS) || span.events.length > 0) readGenAi(span, f, families);
   readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;
   f.userId ??= firstText(span.attributes, USER_KEYS) ?? resource.userId;
   f.spanType ??= fallbackSpanType(f);
-  f.platform = detectPlatform(span, scopeName, resource.platform);
+  f.platform = detectPlatform(span, scopeName, resource.platform, families);
   return f as ExtractedFacts;
 }

@@ -12,6 +12,7 @@ import { normalizeProvider } from '../model-provider.ts';
 import { conversationFromEvents, GENAI_MESSAGE_EVENTS } from '../messages/events.ts';
 import { indexedMessages, readIndexedMessages } from '../messages/indexed.ts';
 import { attributeJson, messageListAttribute, systemInstructionsAttribute, textConversation, unquoteJson } from '../messages/json.ts';
+import { GENAI_PROMPT_KEYS, GENAI_USAGE_KEYS, keyFamilies, LLM_KEYS } from './key-families.ts';
 import { hasInput, hasOutput, takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
 
 /**
@@ -95,7 +96,7 @@ function eventToolArguments(span: OtlpSpan): string | undefined {
   return undefined;
 }
 
-function readMessages(span: OtlpSpan, f: SpanFacts): void {
+function readMessages(span: OtlpSpan, f: SpanFacts, families: number): void {
   const a = span.attributes;
   const system = systemInstructionsAttribute(a['gen_ai.system_instructions']);
   if (system !== undefined && f.systemInstructions === undefined) {
@@ -107,17 +108,19 @@ function readMessages(span: OtlpSpan, f: SpanFacts): void {
     // Not a message list (plain text sent where JSON belongs): read as the user's text.
     takeInput(f, input?.list ?? textConversation(a['gen_ai.input.messages'], 'input'), input?.source);
   }
-  if (!hasInput(f)) {
+  // The older keys (gen_ai.prompt*, gen_ai.completion*) are looked up only on spans that have some.
+  const older = (families & GENAI_PROMPT_KEYS) !== 0;
+  if (older && !hasInput(f)) {
     const prompts = readIndexedMessages(a, PROMPTS);
     takeInput(f, prompts && { messages: prompts });
   }
-  if (!hasInput(f)) takeInput(f, textConversation(a['gen_ai.prompt'], 'input'));
+  if (older && !hasInput(f)) takeInput(f, textConversation(a['gen_ai.prompt'], 'input'));
   if (!hasOutput(f)) {
     const output = messageListAttribute(a['gen_ai.output.messages'], 'output');
     takeOutput(f, output?.list.messages ?? textConversation(a['gen_ai.output.messages'], 'output')?.messages, output?.source);
   }
-  if (!hasOutput(f)) takeOutput(f, readIndexedMessages(a, COMPLETIONS));
-  if (!hasOutput(f)) takeOutput(f, textConversation(a['gen_ai.completion'], 'output')?.messages);
+  if (older && !hasOutput(f)) takeOutput(f, readIndexedMessages(a, COMPLETIONS));
+  if (older && !hasOutput(f)) takeOutput(f, textConversation(a['gen_ai.completion'], 'output')?.messages);
   // Events are the last resort; only walk them when something is still missing.
   if ((!hasInput(f) || !hasOutput(f) || f.systemInstructions === undefined) && hasMessageEvents(span)) {
     const fromEvents = conversationFromEvents(span.events);
@@ -127,7 +130,8 @@ function readMessages(span: OtlpSpan, f: SpanFacts): void {
   }
 }
 
-export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
+/** `families`: the span's key families (key-families.ts); blocks of keys the span has none of are not looked up. */
+export function readGenAi(span: OtlpSpan, f: SpanFacts, families = keyFamilies(span.attributes)): void {
   const a = span.attributes;
   const operation = lowerText(a, 'gen_ai.operation.name');
   if (operation !== undefined) f.spanType ??= OPERATION_SPAN_TYPES[operation];
@@ -137,13 +141,15 @@ export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
   f.agentName ??= textOf(a, 'gen_ai.agent.name');
   f.sessionId ??= textOf(a, 'gen_ai.conversation.id');
 
-  f.inputTokens ??= firstNumber(a, INPUT_TOKEN_KEYS);
-  f.outputTokens ??= firstNumber(a, OUTPUT_TOKEN_KEYS);
-  f.totalTokens ??= firstNumber(a, TOTAL_TOKEN_KEYS);
-  f.cacheReadTokens ??= firstNumber(a, CACHE_READ_KEYS);
-  f.cacheWriteTokens ??= firstNumber(a, CACHE_WRITE_KEYS);
-  f.reasoningTokens ??= firstNumber(a, REASONING_KEYS);
-  f.explicitCost ??= toNumber(a['gen_ai.usage.cost']);
+  if (families & GENAI_USAGE_KEYS) {
+    f.inputTokens ??= firstNumber(a, INPUT_TOKEN_KEYS);
+    f.outputTokens ??= firstNumber(a, OUTPUT_TOKEN_KEYS);
+    f.cacheReadTokens ??= firstNumber(a, CACHE_READ_KEYS);
+    f.cacheWriteTokens ??= firstNumber(a, CACHE_WRITE_KEYS);
+    f.reasoningTokens ??= firstNumber(a, REASONING_KEYS);
+    f.explicitCost ??= toNumber(a['gen_ai.usage.cost']);
+  }
+  if (families & (GENAI_USAGE_KEYS | LLM_KEYS)) f.totalTokens ??= firstNumber(a, TOTAL_TOKEN_KEYS);
 
   f.failed ||= finishedWithError(a['gen_ai.response.finish_reasons']);
 
@@ -157,5 +163,5 @@ export function readGenAi(span: OtlpSpan, f: SpanFacts): void {
     const result = textOf(a, 'gen_ai.tool.call.result');
     takeOutputText(f, result === undefined ? undefined : unquoteJson(result));
   }
-  readMessages(span, f);
+  readMessages(span, f, families);
 }

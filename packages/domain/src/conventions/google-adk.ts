@@ -26,6 +26,7 @@ function nonEmptyBody(value: AttributeValue | undefined): Record<string, unknown
   return isObject(body) && Object.keys(body).length > 0 ? body : undefined;
 }
 
+// Runs only on spans with `gcp.vertex.agent.*` keys or the ADK scope (key-families.ts): a key read here must be of those families.
 export function readGoogleAdk(span: OtlpSpan, f: SpanFacts, scopeName: string): void {
   const a = span.attributes;
   const request = a[`${PREFIX}llm_request`];

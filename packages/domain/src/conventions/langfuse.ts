@@ -94,6 +94,7 @@ function text(a: Attributes, key: string): string | undefined {
   return value === undefined || value === '' ? undefined : unquoteJson(value);
 }
 
+// Runs only on spans with `langfuse.*` keys or the Langfuse scope (key-families.ts): a key read here must be of those families.
 export function readLangfuse(span: OtlpSpan, f: SpanFacts, scopeName: string): void {
   const a = span.attributes;
   if (!isLangfuse(a, scopeName)) return;

@@ -69,6 +69,7 @@ function hasAny(a: Attributes, keys: readonly string[]): boolean {
   return false;
 }
 
+// Runs only on spans with `lk.*` keys (key-families.ts): a key read here must be of those families.
 export function readLiveKit(span: OtlpSpan, f: SpanFacts): void {
   const a = span.attributes;
   if (!hasAny(a, LIVEKIT_MARKER_KEYS)) return;

@@ -19,6 +19,7 @@ import { parseJsonText, unquoteJson } from '../messages/json.ts';
 import { message, textPart } from '../messages/model.ts';
 import { takeInput, takeInputText, takeOutput, takeOutputText, type SpanFacts } from './facts.ts';
 import { takeInputValue, takeOutputValue } from './object-texts.ts';
+import { keyFamilies, LLM_KEYS } from './key-families.ts';
 
 export const OPENINFERENCE_KIND_KEY = 'openinference.span.kind';
 
@@ -110,21 +111,25 @@ function readLlmMessages(a: Attributes, f: SpanFacts, input: string | undefined,
   }
 }
 
-export function readOpenInference(span: OtlpSpan, f: SpanFacts): void {
+// Runs only on spans with keys of the OpenInference families (key-families.ts): a key read here must be of those families.
+/** `families`: the span's key families (key-families.ts); the `llm.*` keys are looked up only on spans that have some. */
+export function readOpenInference(span: OtlpSpan, f: SpanFacts, families = keyFamilies(span.attributes)): void {
   const a = span.attributes;
   const kind = a[OPENINFERENCE_KIND_KEY];
   const spanType = typeof kind === 'string' ? KIND_SPAN_TYPES[kind.toUpperCase()] : undefined;
   f.spanType ??= spanType;
 
   f.model ??= firstText(a, MODEL_KEYS);
-  f.provider ??= firstText(a, PROVIDER_KEYS)?.toLowerCase();
-  f.inputTokens ??= toNumber(a['llm.token_count.prompt']);
-  f.outputTokens ??= toNumber(a['llm.token_count.completion']);
-  f.totalTokens ??= toNumber(a['llm.token_count.total']);
-  f.cacheReadTokens ??= toNumber(a['llm.token_count.prompt_details.cache_read']);
-  f.cacheWriteTokens ??= toNumber(a['llm.token_count.prompt_details.cache_write']);
-  f.reasoningTokens ??= toNumber(a['llm.token_count.completion_details.reasoning']);
-  f.explicitCost ??= toNumber(a['llm.cost.total']);
+  if (families & LLM_KEYS) {
+    f.provider ??= firstText(a, PROVIDER_KEYS)?.toLowerCase();
+    f.inputTokens ??= toNumber(a['llm.token_count.prompt']);
+    f.outputTokens ??= toNumber(a['llm.token_count.completion']);
+    f.totalTokens ??= toNumber(a['llm.token_count.total']);
+    f.cacheReadTokens ??= toNumber(a['llm.token_count.prompt_details.cache_read']);
+    f.cacheWriteTokens ??= toNumber(a['llm.token_count.prompt_details.cache_write']);
+    f.reasoningTokens ??= toNumber(a['llm.token_count.completion_details.reasoning']);
+    f.explicitCost ??= toNumber(a['llm.cost.total']);
+  }
 
   const input = textOf(a, 'input.value');
   const output = textOf(a, 'output.value');

@@ -68,6 +68,7 @@ function textOfValue(value: unknown): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+// Runs only on spans with `traceloop.*` or `llm.*` keys (key-families.ts): a key read here must be of those families.
 export function readOpenLlmetry(span: OtlpSpan, f: SpanFacts): void {
   const a = span.attributes;
   const kind = lowerText(a, 'traceloop.span.kind');

@@ -120,6 +120,7 @@ function operationOf(span: OtlpSpan, scopeName: string): string | undefined {
   return scopeName === VERCEL_SCOPE && span.name.startsWith('ai.') ? span.name : undefined;
 }
 
+// Runs only on spans with `ai.*` keys or the scope `ai` (key-families.ts): a key read here must be of those families.
 export function readVercelAi(span: OtlpSpan, f: SpanFacts, scopeName: string): void {
   const a = span.attributes;
   f.sessionId ??= firstText(a, SESSION_KEYS);

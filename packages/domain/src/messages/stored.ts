@@ -7,9 +7,12 @@
 import { truncateUtf8 } from '../attributes.ts';
 
 export interface StoredJson {
-  text: string;
-  truncated: boolean;
+  readonly text: string;
+  readonly truncated: boolean;
 }
+
+/** Shared by every span without such a list (most spans): nothing to allocate. */
+const EMPTY: StoredJson = Object.freeze({ text: '', truncated: false });
 
 const ELLIPSIS = '…';
 const encoder = new TextEncoder();
@@ -95,7 +98,7 @@ function shrinkStrings(value: unknown, maxBytes: number): string | undefined {
  * that text can be stored once.
  */
 export function storedJson(list: readonly unknown[] | undefined, maxBytes: number, source?: string): StoredJson {
-  if (list === undefined || list.length === 0) return { text: '', truncated: false };
+  if (list === undefined || list.length === 0) return EMPTY;
   if (source !== undefined && source.length <= maxBytes && (source.length * 3 <= maxBytes || byteLength(source) <= maxBytes)) {
     return { text: source, truncated: false };
   }
