@@ -60,7 +60,10 @@ function collections(pauses: readonly GcPause[], spans: number): string {
   const pauseMs = pauses.reduce((sum, p) => sum + p.pauseMs, 0);
   const majorMs = majors.reduce((sum, p) => sum + p.pauseMs, 0);
   const per400k = (n: number) => ((n * 400_000) / spans).toFixed(0);
-  return `${per400k(majors.length)} major GCs per 400k spans (${majors.length}), ${per400k(pauses.length - majors.length)} minor; pauses ${((pauseMs * 1000) / spans).toFixed(2)} ms per 1,000 spans (major ${((majorMs * 1000) / spans).toFixed(2)})`;
+  const causes = new Map<string, number>();
+  for (const p of majors) causes.set(p.reason || '?', (causes.get(p.reason || '?') ?? 0) + 1);
+  const why = [...causes].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${reason} ${n}`).join(', ');
+  return `${per400k(majors.length)} major GCs per 400k spans (${majors.length}${why ? `: ${why}` : ''}), ${per400k(pauses.length - majors.length)} minor; pauses ${((pauseMs * 1000) / spans).toFixed(2)} ms per 1,000 spans (major ${((majorMs * 1000) / spans).toFixed(2)})`;
 }
 
 async function main() {
@@ -83,6 +86,7 @@ async function main() {
     const seconds = (performance.now() - startedAt) / 1000;
     const cpu = cpuSeconds(pid) - cpu0;
     const pauses = parseGcTrace(service.output()).slice(gcBefore);
+    if (process.env.BENCH_GC_DUMP) (await import('node:fs')).writeFileSync(process.env.BENCH_GC_DUMP, service.output());
     console.log(`service flags: --trace-gc ${NODE_ARGS.join(' ')}; ${CONCURRENCY} connections; load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
     console.log(`${acked} spans acked in ${ackedAfter.toFixed(1)} s (${refused} refusals), all stored after ${seconds.toFixed(1)} s = ${(acked / seconds).toFixed(0)} spans/s`);
     console.log(`service CPU: ${((cpu * 1_000_000) / acked).toFixed(1)} ms per 1,000 spans (${(cpu / seconds).toFixed(2)} cores)`);

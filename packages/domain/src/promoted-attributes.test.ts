@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { promoteAttributes, restoreAttributes } from './promoted-attributes.ts';
+import { Promotion, restoreAttributes, type PromotedColumn } from './promoted-attributes.ts';
 
 const long = (s: string) => s.repeat(20);
 
-describe('promoteAttributes / restoreAttributes', () => {
+/** The attributes a promotion takes, left out of the map (as normalization leaves them out while flattening). */
+function promoteAttributes(attributes: Record<string, string>, columns: Record<PromotedColumn, string>): Record<string, PromotedColumn> {
+  const promotion = new Promotion(columns);
+  for (const key in attributes) if (promotion.take(key, attributes[key]!)) delete attributes[key];
+  return promotion.refs;
+}
+
+describe('Promotion / restoreAttributes', () => {
   it('moves long values equal to a promoted column into references, and restores them', () => {
     const input = long('prompt ');
     const output = long('answer ');

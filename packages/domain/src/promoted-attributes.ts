@@ -38,17 +38,7 @@ export class Promotion {
   }
 }
 
-/** The promotion applied to an attribute map already flattened. Mutates `attributes`; returns the references. */
-export function promoteAttributes(
-  attributes: Record<string, string>,
-  columns: Record<PromotedColumn, string>,
-): Record<string, PromotedColumn> {
-  const promotion = new Promotion(columns);
-  for (const key in attributes) if (promotion.take(key, attributes[key]!)) delete attributes[key];
-  return promotion.refs;
-}
-
-/** The inverse of `promoteAttributes`, for reads: the attribute map as it was sent. */
+/** The inverse of the promotion, for reads: the attribute map as it was sent. */
 export function restoreAttributes(
   attributes: Record<string, string>,
   refs: Record<string, string>,
