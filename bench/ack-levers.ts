@@ -35,7 +35,7 @@ const FILTER = process.env.BENCH_LEVERS ? new RegExp(process.env.BENCH_LEVERS, '
 async function runVariant(env: Record<string, string>): Promise<RunFigures> {
   // A run whose service does not stop (seen with two writer threads: process.exit waited
   // for a thread) is killed once it is past any run's length; its figures still count.
-  const output = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(here, 'ack-lever-run.ts')], {
+  const output = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--heap-growing-percent=200', '--import', 'tsx', path.join(here, 'ack-lever-run.ts')], {
     env: { ...process.env, ...env },
     maxBuffer: 16 * 2 ** 20,
     timeout: (LEVER_SECONDS + RUN_OVERHEAD_SECONDS) * 1000,

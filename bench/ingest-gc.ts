@@ -86,7 +86,6 @@ async function main() {
     const seconds = (performance.now() - startedAt) / 1000;
     const cpu = cpuSeconds(pid) - cpu0;
     const pauses = parseGcTrace(service.output()).slice(gcBefore);
-    if (process.env.BENCH_GC_DUMP) (await import('node:fs')).writeFileSync(process.env.BENCH_GC_DUMP, service.output());
     console.log(`service flags: --trace-gc ${NODE_ARGS.join(' ')}; ${CONCURRENCY} connections; load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
     console.log(`${acked} spans acked in ${ackedAfter.toFixed(1)} s (${refused} refusals), all stored after ${seconds.toFixed(1)} s = ${(acked / seconds).toFixed(0)} spans/s`);
     console.log(`service CPU: ${((cpu * 1_000_000) / acked).toFixed(1)} ms per 1,000 spans (${(cpu / seconds).toFixed(2)} cores)`);

@@ -25,7 +25,7 @@ export interface ChildServiceOptions {
 
 /** Runs the all-in-one entry (`npm start`'s script) as a real child process. */
 export function startChildService(env: Record<string, string>, options: ChildServiceOptions = {}): Promise<ChildService> {
-  const args = ['--max-semi-space-size=64', ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')];
+  const args = ['--max-semi-space-size=64', '--heap-growing-percent=200', ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // The OTLP/gRPC receiver's default port is fixed (4317): off unless a test gives one.
