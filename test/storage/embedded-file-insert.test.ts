@@ -5,7 +5,7 @@ import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
 import { decodeJsonExport } from '@aos/otlp';
-import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, encodeSpanRows, encodeSpanRowsRowBinary, insertSpanLogRecords, migrate, openStorage, spanRowBinaryRowCount, type Storage } from '@aos/storage';
+import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, encodeSpanRows, encodeSpanRowsRowBinary, insertSpanLogRecords, migrate, openStorage, rowsRefusal, spanRowBinaryRowCount, type Storage } from '@aos/storage';
 import { insertFileDirectory, openFileInserts } from '../../packages/storage/src/client/embedded-file-insert.ts';
 import { agentTraces, traceHex, type ChildSpan } from '../support/agent-traces.ts';
 import { storageSettingsForTest } from '../support/storage.ts';
@@ -180,6 +180,15 @@ describe('span rows as RowBinary', () => {
       { span_id: 'edge-large', input_tokens: String(2 ** 60), total_tokens: '9007199254740992', cost: -1.25, duration_ms: 0.000001, time_to_first_token_ms: -3.5, start: '2106-02-07 06:28:15.999999999', keys: '5000', user_id: AWKWARD },
       { span_id: 'edge-max', input_tokens: String(2 ** 64 - 2048), total_tokens: String(2 ** 63), cost: 1e-300, duration_ms: 123456.789012, time_to_first_token_ms: 0.1, start: '2001-09-09 01:46:40.100000000', keys: '1', user_id: '東京 🙂' },
     ]);
+  });
+
+  it('has rows that end inside a row, or are not RowBinary at all, refused as the rows’ fault (parse)', async () => {
+    const bytes = encodeSpanRowsRowBinary(agentSpanRows(1, 100, 5));
+    for (const bad of [bytes.subarray(0, bytes.length - 5), Buffer.from(encodeSpanRows(agentSpanRows(1, 100, 5)))]) {
+      const refused = await storage.insertRows('spans', SPAN_COLUMNS, 'RowBinary', [bad]).catch((e: unknown) => e);
+      expect(rowsRefusal(refused)).toBe('parse');
+    }
+    expect(readdirSync(insertDirectory())).toEqual([]);
   });
 });
 
