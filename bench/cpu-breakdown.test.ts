@@ -72,7 +72,8 @@ describe('spreadOverStages', () => {
     const decodeStages = emptyStages();
     const decode = profileOf([
       { frames: [pass, batch, { functionName: 'spanRowsFromExport', url: `${repo}/packages/domain/src/normalize.ts` }], count: 5 },
-      { frames: [pass, batch, { functionName: 'encodeSpanRows', url: `${repo}/packages/storage/src/spans/writes.ts` }], count: 3 },
+      { frames: [pass, batch, { functionName: 'encodeSpanRowsRowBinary', url: `${repo}/packages/storage/src/spans/span-rowbinary.ts` }], count: 2 },
+      { frames: [pass, batch, { functionName: 'encodeSpanRowsRowBinary', url: `${repo}/packages/storage/src/spans/span-rowbinary.ts` }, { functionName: 'string', url: `${repo}/packages/storage/src/spans/rowbinary-writer.ts` }], count: 1 },
       { frames: [pass, batch], count: 2 },
     ]);
     spreadOverStages(`${repo}/node_modules/tinypool/dist/entry/worker.js`, decode, 10, decodeStages, new Map());

@@ -81,10 +81,10 @@ const FRAME_RULES: Array<{ url: RegExp; stage: Stage | ((role: JsRole) => Stage)
   // The one pass from export to rows (span-rows.ts, span-batch.ts) runs on a decode thread
   // (or inline for small bodies); a writer thread runs it only for jobs of the older shape.
   { url: /\/packages\/domain\/|\/apps\/writer\/src\/span-batches\/encoder|\/apps\/ingest\/src\/pipeline\/span-rows|\/packages\/storage\/src\/spans\/span-batch/, stage: 'normalization' },
-  // One file, both sides: decode and writer threads (and small bodies inline) encode rows;
-  // the main thread's batcher joins them into an insert.
+  // The row encoders, both sides: decode and writer threads (and small bodies inline) encode
+  // rows; on the main thread, the batcher's insert and the log join's re-encoded rows.
   {
-    url: /\/packages\/storage\/src\/spans\/writes/,
+    url: /\/packages\/storage\/src\/spans\/(writes|span-rowbinary|rowbinary-writer)/,
     stage: (role) => (role === 'main' ? 'engine insert (JS call, libuv thread running chDB, chDB ThreadPool)' : 'row encoding'),
   },
   {

@@ -11,11 +11,10 @@ import path from 'node:path';
 import { storageSettings } from '@aos/config';
 import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
 import { decodeProtobufExport } from '@aos/otlp';
-import { SPAN_COLUMNS, encodeSpanRows, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
+import { SPAN_COLUMNS, encodeSpanRows, encodeSpanRowsRowBinary, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import { agentRequest } from './agent-spans.ts';
 import { encodeSpanRowsCsv } from './csv-rows.ts';
-import { encodeSpanRowsRowBinary } from './rowbinary-rows.ts';
 import { encodeSpanRowsTsv } from './tsv-rows.ts';
 
 /** Requests of 1,000 spans: the rows every alternative writes. */
@@ -30,9 +29,8 @@ const ENCODERS: Record<string, { format: RowFormat; encode: (rows: readonly Span
   JSONCompactEachRow: { format: 'JSONCompactEachRow', encode: encodeSpanRows },
   TabSeparated: { format: 'TabSeparated', encode: encodeSpanRowsTsv },
   CSV: { format: 'CSV', encode: encodeSpanRowsCsv },
-  // Not a format Storage offers (RowFormat): the embedded engine's file insert passes any name
-  // on to file(), which is all this comparison needs.
-  RowBinary: { format: 'RowBinary' as RowFormat, encode: encodeSpanRowsRowBinary },
+  // The production encoder (packages/storage/src/spans/span-rowbinary.ts).
+  RowBinary: { format: 'RowBinary', encode: encodeSpanRowsRowBinary },
 };
 
 /** The text columns that carry most of a row's bytes. */

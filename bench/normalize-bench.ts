@@ -1,11 +1,11 @@
 // Normalization cost per span, alone: decode once, then time the writer's pure transform
-// (spanRowsFromExport, then encodeSpanRows) over the same pool of spans, many times.
+// (spanRowsFromExport, then encodeSpanRowsRowBinary, as ingest encodes) over the same pool of spans, many times.
 // Two pools: the ingest benchmark's agent runs (GenAI semconv), and one span of each common
 // convention shape (Vercel AI SDK, OpenInference, OpenLLMetry, GenAI events), so a change to
 // one reader shows. Usage: node --import tsx bench/normalize-bench.ts   (NORMALIZE_ROUNDS=…)
 import { decodeProtobufExport, type OtlpSpan, type OtlpTraceExport } from '@aos/otlp';
 import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
-import { encodeSpanRows } from '@aos/storage';
+import { encodeSpanRowsRowBinary } from '@aos/storage';
 import { agentRequest } from './agent-spans.ts';
 
 const ROUNDS = Number(process.env.NORMALIZE_ROUNDS ?? 20);
@@ -105,7 +105,7 @@ function mixedExport(runs: number): OtlpTraceExport {
 function time(label: string, batches: OtlpTraceExport[]): void {
   const spans = batches.reduce((n, b) => n + b.resourceSpans.reduce((m, r) => m + r.scopeSpans.reduce((k, s) => k + s.spans.length, 0), 0), 0);
   // Warm up the JIT on the same work first.
-  for (const b of batches) encodeSpanRows(spanRowsFromExport(b, ctx));
+  for (const b of batches) encodeSpanRowsRowBinary(spanRowsFromExport(b, ctx));
   let normalizeMs = 0;
   let encodeMs = 0;
   let bytes = 0;
@@ -114,7 +114,7 @@ function time(label: string, batches: OtlpTraceExport[]): void {
       const t0 = performance.now();
       const rows = spanRowsFromExport(b, ctx);
       const t1 = performance.now();
-      bytes += encodeSpanRows(rows).length;
+      bytes += encodeSpanRowsRowBinary(rows).length;
       encodeMs += performance.now() - t1;
       normalizeMs += t1 - t0;
     }

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPriceTable } from '@aos/domain';
+import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
 import { decodeJsonExport } from '@aos/otlp';
-import { SPAN_COLUMNS, insertSpanLogRecords, migrate, openStorage, type Storage } from '@aos/storage';
-import { encodeSpanBatch } from '@aos/storage/span-batch';
+import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, encodeSpanRows, encodeSpanRowsRowBinary, insertSpanLogRecords, migrate, openStorage, rowsRefusal, spanRowBinaryRowCount, type Storage } from '@aos/storage';
 import { insertFileDirectory, openFileInserts } from '../../packages/storage/src/client/embedded-file-insert.ts';
 import { agentTraces, traceHex, type ChildSpan } from '../support/agent-traces.ts';
 import { storageSettingsForTest } from '../support/storage.ts';
@@ -37,9 +36,10 @@ const query = async <T>(sql: string) => (await storage.client.query({ query: sql
 /** Text that trips parsers: quotes, escapes, tabs, newlines, blank lines, non-ASCII, surrogate pairs. */
 const AWKWARD = 'a "quoted" it\'s\ttab\\back\nline\n\nblank naïve 東京 🙂 \u0000nul {"json":[1,2]} C:\\path';
 
-/** Agent spans as ingest encodes them (decode, normalize, encode): ~`size` bytes of text each. */
-function encodedSpans(traces: number, size: number, seed: number): Buffer {
-  const text = (i: number) => `${AWKWARD} ${i} `.repeat(Math.ceil(size / 80)).slice(0, size);
+/** Agent spans as ingest normalizes them (decode, normalize): ~`size` bytes of text each. */
+function agentSpanRows(traces: number, size: number, seed: number): SpanRow[] {
+  // Cut by code points: a lone surrogate is not text the engine takes as JSON.
+  const text = (i: number) => [...`${AWKWARD} ${i} `.repeat(Math.ceil(size / 80))].slice(0, size).join('');
   const start = Date.UTC(2026, 0, 5, 10) * 1e6;
   const json = agentTraces(
     Array.from({ length: traces }, (_, i) => ({
@@ -54,9 +54,11 @@ function encodedSpans(traces: number, size: number, seed: number): Buffer {
       ],
     })),
   );
-  const batch = encodeSpanBatch(decodeJsonExport(JSON.stringify(json)), { projectId: 'p-file', receivedAtMs: 1_767_600_000_000 + seed, prices: loadPriceTable(), maxValueBytes: 262_144 });
-  return Buffer.from(batch.chunk);
+  return spanRowsFromExport(decodeJsonExport(JSON.stringify(json)), { projectId: 'p-file', receivedAtMs: 1_767_600_000_000 + seed, prices: loadPriceTable(), maxValueBytes: 262_144 });
 }
+
+/** The same spans as JSONCompactEachRow bytes, the rows' format before RowBinary. */
+const encodedSpans = (traces: number, size: number, seed: number) => Buffer.from(encodeSpanRows(agentSpanRows(traces, size, seed)));
 
 /** Count and a digest of every column of a table (materialized ones too), column by column. */
 async function digestByColumn(table: string): Promise<Record<string, string>> {
@@ -143,6 +145,77 @@ describe('inserts through a file on the embedded engine', () => {
     rmSync(own.path, { recursive: true, force: true });
   });
 });
+
+describe('span rows as RowBinary', () => {
+  it('lays every column out as the migrated spans table types it', async () => {
+    const described = await query<{ name: string; type: string }>('DESCRIBE TABLE spans');
+    const types = new Map(described.map((d) => [d.name, d.type]));
+    expect(Object.fromEntries(SPAN_COLUMNS.map((c) => [c, types.get(c)]))).toEqual(SPAN_COLUMN_TYPES);
+  });
+
+  it('stores through a file exactly the rows JSONCompactEachRow stores, column by column, edge cases included', async () => {
+    await storage.client.command({ query: 'CREATE TABLE spans_json AS spans' });
+    await storage.client.command({ query: 'CREATE TABLE spans_rowbinary AS spans' });
+    const [agent, other] = agentSpanRows(2, 300, 3);
+    const rows = [...agentSpanRows(400, 600, 4), ...edgeRows(agent!, other!)];
+    const half = rows.length >> 1;
+    await storage.insertRows('spans_json', SPAN_COLUMNS, 'JSONCompactEachRow', encodeSpanRows(rows));
+    // Two parts of one insert, each from its own call (the encoder reuses its buffer between calls).
+    const parts = [encodeSpanRowsRowBinary(rows.slice(0, half)), encodeSpanRowsRowBinary(rows.slice(half))];
+    expect(parts.map(spanRowBinaryRowCount)).toEqual([half, rows.length - half]);
+    await storage.insertRows('spans_rowbinary', SPAN_COLUMNS, 'RowBinary', parts);
+
+    const [json, rowBinary] = [await digestByColumn('spans_json'), await digestByColumn('spans_rowbinary')];
+    expect(json._rows).toBe(String(rows.length));
+    expect(rowBinary).toEqual(json);
+    // One insert each: a part per month the rows fall in (the edge rows' times span three).
+    expect(await activeParts('spans_rowbinary')).toBe(3);
+    expect(await activeParts('spans_json')).toBe(3);
+    // The digests cover these values: read back, they are the edge rows' own.
+    const edges = await query<Record<string, unknown>>(
+      "SELECT span_id, input_tokens, total_tokens, cost, duration_ms, time_to_first_token_ms, toString(start_time) AS start, length(attributes) AS keys, user_id FROM spans_rowbinary WHERE span_id LIKE 'edge-%' ORDER BY span_id",
+    );
+    expect(edges).toEqual([
+      { span_id: 'edge-empty', input_tokens: '0', total_tokens: '0', cost: 0, duration_ms: 0, time_to_first_token_ms: null, start: '2026-01-05 10:00:00.000000001', keys: '0', user_id: '' },
+      { span_id: 'edge-large', input_tokens: String(2 ** 60), total_tokens: '9007199254740992', cost: -1.25, duration_ms: 0.000001, time_to_first_token_ms: -3.5, start: '2106-02-07 06:28:15.999999999', keys: '5000', user_id: AWKWARD },
+      { span_id: 'edge-max', input_tokens: String(2 ** 64 - 2048), total_tokens: String(2 ** 63), cost: 1e-300, duration_ms: 123456.789012, time_to_first_token_ms: 0.1, start: '2001-09-09 01:46:40.100000000', keys: '1', user_id: '東京 🙂' },
+    ]);
+  });
+
+  it('has rows that end inside a row, or are not RowBinary at all, refused as the rows’ fault (parse)', async () => {
+    const bytes = encodeSpanRowsRowBinary(agentSpanRows(1, 100, 5));
+    for (const bad of [bytes.subarray(0, bytes.length - 5), Buffer.from(encodeSpanRows(agentSpanRows(1, 100, 5)))]) {
+      const refused = await storage.insertRows('spans', SPAN_COLUMNS, 'RowBinary', [bad]).catch((e: unknown) => e);
+      expect(rowsRefusal(refused)).toBe('parse');
+    }
+    expect(readdirSync(insertDirectory())).toEqual([]);
+  });
+});
+
+/** Rows at the edges of each column's type, built on real normalized rows. */
+function edgeRows(agent: SpanRow, other: SpanRow): SpanRow[] {
+  const empty = Object.fromEntries(SPAN_COLUMNS.map((c) => [c, typeof agent[c] === 'string' ? '' : agent[c]])) as unknown as SpanRow;
+  return [
+    { ...empty, span_id: 'edge-empty', start_time: '1767607200.000000001', end_time: '1767607200.000000001', duration_ms: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost: 0, time_to_first_token_ms: null, attributes: {}, attribute_refs: {}, resource_attributes: {}, dimensions: {}, quality_flags: [], masked_rules: [], log_record_fields: [] },
+    {
+      ...agent,
+      span_id: 'edge-large',
+      start_time: '4294967295.999999999',
+      end_time: '4294967295.999999999',
+      user_id: AWKWARD,
+      input: AWKWARD.repeat(2_000),
+      input_tokens: 2 ** 60,
+      total_tokens: 2 ** 53 + 1, // not a double: stored as the double it rounds to, in both formats
+      cost: -1.25,
+      duration_ms: 0.000001,
+      time_to_first_token_ms: -3.5,
+      attributes: Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key.${i}.${AWKWARD}`, `${AWKWARD}${i}`])),
+      dimensions: { 'ключ': 'значение', '': '' },
+      masked_rules: ['email', AWKWARD],
+    },
+    { ...other, span_id: 'edge-max', start_time: '1000000000.100000000', end_time: '1000000002.000000000', user_id: '東京 🙂', input_tokens: 2 ** 64 - 2048, total_tokens: 2 ** 63, cost: 1e-300, duration_ms: 123456.789012, time_to_first_token_ms: 0.1, attributes: { only: '' } },
+  ];
+}
 
 /** The directory the service's storage writes its insert files to. */
 function insertDirectory(): string {

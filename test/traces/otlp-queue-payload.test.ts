@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, Queue } from 'bullmq';
 import { INGEST_QUEUE, createRedisConnection, parseIngestJobPayload, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload, type SpanRowsPayload } from '@aos/queue';
+import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
+import { decodeJsonExport } from '@aos/otlp';
+import { encodeSpanRows, spanRowBinaryRowCount } from '@aos/storage';
 import { readJson, type TraceDetail } from '../support/api-types.ts';
 import { parseExposition, sampleValue } from '../support/prometheus.ts';
 import { openIngestQueueOf } from '../support/ingest-queue.ts';
@@ -61,6 +64,18 @@ async function traceStored(traceId: string): Promise<TraceDetail> {
   });
 }
 
+/** One span of this trace as the version before RowBinary turned it into a row (normalized from an OTLP/JSON export). */
+function spanRowOf(traceId: string, receivedAtMs: number): SpanRow {
+  const start = BigInt(receivedAtMs) * 1_000_000n;
+  const exported = {
+    resourceSpans: [{
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'queue-payload-test' } }] },
+      scopeSpans: [{ spans: [{ traceId, spanId: '00000000000000aa', name: 'llm call', startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1000n), attributes: [{ key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } }] }] }],
+    }],
+  };
+  return spanRowsFromExport(decodeJsonExport(JSON.stringify(exported)), { projectId: 'default', receivedAtMs, prices: loadPriceTable(), maxValueBytes: 262_144 })[0]!;
+}
+
 const keyGone = async (key: string) => ((await redis.exists(key)) === 0 ? true : undefined);
 
 describe('the ingest queue', () => {
@@ -74,19 +89,19 @@ describe('the ingest queue', () => {
     for (const traceId of [small, large]) {
       const job = await waitingJobOf(traceId);
       const data = job.data;
-      expect(Object.keys(data).sort()).toEqual(['deploymentIds', 'projectId', 'receivedAtMs', 'rowCount', 'rowsKey', 'telemetryScores', 'traceIds']);
+      expect(Object.keys(data).sort()).toEqual(['deploymentIds', 'projectId', 'receivedAtMs', 'rowCount', 'rowsFormat', 'rowsKey', 'telemetryScores', 'traceIds']);
       expect(parseIngestJobPayload(data)).toEqual(data);
-      expect(data).toMatchObject({ projectId: 'default', rowCount: 1, deploymentIds: [42], traceIds: [traceId], telemetryScores: [] });
+      expect(data).toMatchObject({ projectId: 'default', rowsFormat: 'RowBinary', rowCount: 1, deploymentIds: [42], traceIds: [traceId], telemetryScores: [] });
       expect(data.rowsKey).toBe(rowsKeyOf(svc.env.QUEUE_PREFIX!, job.id!));
       // No row text in the job's JSON: the span's name, service and model are only in the key.
       expect(JSON.stringify(data)).not.toMatch(/llm call|queue-payload-test|gpt-4o/);
       // The key holds the rows as bytes: the normalized span (its model promoted to a column), not the OTLP export.
-      const rows = (await redis.getBuffer(data.rowsKey))!.toString();
-      expect(rows.trim().split('\n')).toHaveLength(1);
+      const bytes = (await redis.getBuffer(data.rowsKey))!;
+      expect(spanRowBinaryRowCount(bytes)).toBe(1); // RowBinary, whole rows
+      const rows = bytes.toString('latin1');
       expect(rows).toContain(traceId);
-      expect(rows).toContain('"gpt-4o"');
+      expect(rows).toContain('\u0006gpt-4o'); // a RowBinary string: its length, then its bytes
       expect(rows).not.toContain('resourceSpans');
-      expect(rows.startsWith('[')).toBe(true); // raw JSONCompactEachRow, not a JSON string of it
       keys.push(data.rowsKey);
     }
 
@@ -143,16 +158,15 @@ describe('the ingest queue', () => {
     expect(await storedVersions(traceId)).toBe(0);
   });
 
-  it('still stores a job of the previous shape, its rows inline in the job', async () => {
+  it('still stores a job of the previous shape, its rows inline in the job (as JSONCompactEachRow)', async () => {
     await queue.pause();
     const traceId = await exportSpan({ 'gen_ai.request.model': 'gpt-4o' });
     const queued = await waitingJobOf(traceId);
-    const rows = (await redis.getBuffer(queued.data.rowsKey))!.toString();
-    // Taken out of the queue and put back in the shape the version before queued.
+    // Taken out of the queue and put back in the shape the version before queued: the same span's row as JSON.
     await queued.remove();
     await redis.del(queued.data.rowsKey);
-    const { rowsKey: _key, ...fields } = queued.data;
-    const inline: SpanRowsPayload = { ...fields, rows };
+    const { rowsKey: _key, rowsFormat: _format, ...fields } = queued.data;
+    const inline: SpanRowsPayload = { ...fields, rows: encodeSpanRows([spanRowOf(traceId, fields.receivedAtMs)]) };
     await queue.add('batch', inline);
     await queue.resume();
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { loadPriceTable } from '@aos/domain';
+import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
 import type { Logger } from '@aos/log';
 import { decodeJsonExport } from '@aos/otlp';
 import { INGEST_QUEUE, addSpanRowsJob, createRedisConnection, rowsKeyOf, type IngestJobPayload, type Redis, type SpanRowsKeyPayload } from '@aos/queue';
+import { encodeSpanRows } from '@aos/storage';
 import { encodeSpanBatch } from '@aos/storage/span-batch';
 import { agentTraces, traceHex } from '../support/agent-traces.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
@@ -42,8 +43,12 @@ interface QueuedRows {
   rows: Buffer;
 }
 
-/** One export's rows as ingest queues them: `traces` agent traces of 3 spans, starting in `month` of 2026 (its partition). */
-function exportRows(seed: number, traces: number, month: number): QueuedRows {
+/**
+ * One export's rows as ingest queues them: `traces` agent traces of 3 spans, starting in
+ * `month` of 2026 (its partition); `asJson`, as the version before RowBinary queued them
+ * (JSONCompactEachRow under the rows key, no rowsFormat).
+ */
+function exportRows(seed: number, traces: number, month: number, asJson = false): QueuedRows {
   const start = Date.UTC(2026, month - 1, 10, 12) * 1e6;
   const json = agentTraces(
     Array.from({ length: traces }, (_, i) => ({
@@ -55,11 +60,11 @@ function exportRows(seed: number, traces: number, month: number): QueuedRows {
     })),
   );
   const receivedAtMs = Date.UTC(2026, 10, 27) + seed;
-  const batch = encodeSpanBatch(decodeJsonExport(JSON.stringify(json)), { projectId: 'default', receivedAtMs, prices: loadPriceTable(), maxValueBytes: 262_144 });
-  return {
-    data: { projectId: 'default', receivedAtMs, rowCount: batch.rows, deploymentIds: batch.deploymentIds, traceIds: batch.traceIds, telemetryScores: batch.telemetryScores },
-    rows: Buffer.from(batch.chunk),
-  };
+  const context = { projectId: 'default', receivedAtMs, prices: loadPriceTable(), maxValueBytes: 262_144 };
+  const batch = encodeSpanBatch(decodeJsonExport(JSON.stringify(json)), context);
+  const data = { projectId: 'default', receivedAtMs, rowCount: batch.rows, deploymentIds: batch.deploymentIds, traceIds: batch.traceIds, telemetryScores: batch.telemetryScores };
+  if (asJson) return { data, rows: Buffer.from(encodeSpanRows(spanRowsFromExport(decodeJsonExport(JSON.stringify(json)), context))) };
+  return { data: { ...data, rowsFormat: batch.format }, rows: Buffer.from(batch.chunk) };
 }
 
 /** Queues exports at once (the queue paused meanwhile, so the writer takes them together); resolves with their job ids once all completed. */
@@ -91,18 +96,18 @@ const rawSpanCount = async (traceIds: readonly string[]) =>
 const jobKey = (id: string) => `${prefix}:${INGEST_QUEUE}:${id}`;
 
 /** Stores the exports as new jobs; their ids, and the block recorded on each. */
-async function storeAll(): Promise<{ ids: string[]; blocks: string[] }> {
-  const ids = await runJobs(() => Promise.all(exportsOf.map((e) => addSpanRowsJob(queue, e.data, e.rows))));
+async function storeAll(exports = exportsOf): Promise<{ ids: string[]; blocks: string[] }> {
+  const ids = await runJobs(() => Promise.all(exports.map((e) => addSpanRowsJob(queue, e.data, e.rows))));
   const blocks = await Promise.all(ids.map(async (id) => (await redis.hget(jobKey(id), 'aosInsertBlock'))!));
   return { ids, blocks };
 }
 
 /** Queues the jobs again as a crash after their insert leaves them: rows keys and blocks back, no mark (but on the jobs `marked`, whose rows are gone). */
-async function requeueAsCrashed(ids: readonly string[], blocks: readonly string[], marked: ReadonlySet<number>): Promise<string[]> {
+async function requeueAsCrashed(ids: readonly string[], blocks: readonly string[], marked: ReadonlySet<number>, exports = exportsOf): Promise<string[]> {
   for (const [i, id] of ids.entries()) {
     await (await queue.getJob(id))!.remove();
-    if (!marked.has(i)) await redis.set(rowsKeyOf(prefix, id), exportsOf[i]!.rows);
-    await queue.add('batch', { ...exportsOf[i]!.data, rowsKey: rowsKeyOf(prefix, id) }, { jobId: id });
+    if (!marked.has(i)) await redis.set(rowsKeyOf(prefix, id), exports[i]!.rows);
+    await queue.add('batch', { ...exports[i]!.data, rowsKey: rowsKeyOf(prefix, id) }, { jobId: id });
     await redis.hset(jobKey(id), 'aosInsertBlock', blocks[i]!, ...(marked.has(i) ? ['aosRowsStored', Date.now()] : []));
   }
   return [...ids];
@@ -148,5 +153,26 @@ describe('a block the engine committed and Redis never marked', () => {
     const before = await rawSpanCount(traceIds);
     await runJobs(() => Promise.all(exportsOf.map((e) => addSpanRowsJob(queue, e.data, e.rows))));
     expect(await rawSpanCount(traceIds)).toBe(before + spans);
+  });
+});
+
+describe('a queue holding jobs of both row formats', () => {
+  it('stores every job, each insert in one format, and sends a block again in the format it went in', async () => {
+    // Queued together and taken together: old JSON jobs (no rowsFormat) between RowBinary ones.
+    const mixed = [exportRows(11, 2, 4), exportRows(12, 3, 4, true), exportRows(13, 2, 5), exportRows(14, 2, 5, true), exportRows(15, 1, 6), exportRows(16, 2, 6)];
+    const mixedTraces = mixed.flatMap((e) => e.data.traceIds);
+    const mixedSpans = mixed.reduce((n, e) => n + e.data.rowCount, 0);
+    const { ids, blocks } = await storeAll(mixed);
+    expect(await rawSpanCount(mixedTraces)).toBe(mixedSpans);
+    const formatOf = new Map(ids.map((id, i) => [id, 'rowsFormat' in mixed[i]!.data ? 'RowBinary' : 'JSON']));
+    for (const block of new Set(blocks)) expect(new Set(block.split(',').map((id) => formatOf.get(id)))).toHaveProperty('size', 1);
+    // Both formats were taken (and an insert of each format was formed).
+    expect(new Set(blocks.map((b) => formatOf.get(b.split(',')[0]!)))).toEqual(new Set(['RowBinary', 'JSON']));
+
+    // The crash after every insert: each block re-formed from Redis in its own format, stored once.
+    const sentBefore = warnings.filter((w) => w.startsWith(SENT_AGAIN)).length;
+    await runJobs(() => requeueAsCrashed(ids, blocks, new Set(), mixed));
+    expect(warnings.filter((w) => w.startsWith(SENT_AGAIN)).length - sentBefore).toBe(new Set(blocks).size);
+    expect(await rawSpanCount(mixedTraces)).toBe(mixedSpans);
   });
 });

@@ -1,5 +1,5 @@
 import { JOINED_FIELDS, foldLogRecords, type SpanRow } from '@aos/domain';
-import { encodeSpanRows, insertEncodedSpans, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords, type SpanKey, type Storage } from '@aos/storage';
+import { encodeSpanRowsRowBinary, insertEncodedSpans, readSpanLogRecords, readSpanRows, spanKey, spansWithLogRecords, type SpanKey, type Storage } from '@aos/storage';
 
 /**
  * Joins GenAI event log records to their spans, whichever arrives first.
@@ -50,7 +50,7 @@ async function foldStored(storage: Storage, projectId: string, keys: readonly Sp
     // Above the stored version, and above what a replay of the span's batch would carry.
     changed.push({ ...folded, ingested_at: Math.max(Number(row.ingested_at) + 1, now) });
   }
-  if (changed.length > 0) await insertEncodedSpans(storage, encodeSpanRows(changed));
+  if (changed.length > 0) await insertEncodedSpans(storage, [encodeSpanRowsRowBinary(changed)], 'RowBinary');
 }
 
 function sameFold(a: SpanRow, b: SpanRow): boolean {

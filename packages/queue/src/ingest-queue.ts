@@ -102,12 +102,15 @@ export const spanRowsKeyPayloadSchema = v.object({
   ...rowsJobEntries,
   /** The key of the rows (rowsKeyOf the job); the writer deletes it once the job's work is done. */
   rowsKey: v.pipe(v.string(), v.minLength(1)),
+  /** The rows' format: RowBinary since issue 33; absent in jobs queued before, whose rows are JSONCompactEachRow. */
+  rowsFormat: v.optional(v.literal('RowBinary')),
 });
 
 export interface SpanRowsKeyPayload {
   projectId: string;
   receivedAtMs: number;
   rowsKey: string;
+  rowsFormat?: 'RowBinary';
   rowCount: number;
   deploymentIds: number[];
   traceIds: string[];
@@ -117,11 +120,11 @@ export interface SpanRowsKeyPayload {
 /** The payload of the version before, the rows inline in the job's JSON; the writer still takes it. */
 export const spanRowsPayloadSchema = v.object({
   ...rowsJobEntries,
-  /** The rows as encodeSpanRows (@aos/storage) wrote them; opaque to the queue. */
+  /** The rows as encodeSpanRows (@aos/storage) wrote them, JSONCompactEachRow; opaque to the queue. */
   rows: v.string(),
 });
 
-export interface SpanRowsPayload extends Omit<SpanRowsKeyPayload, 'rowsKey'> {
+export interface SpanRowsPayload extends Omit<SpanRowsKeyPayload, 'rowsKey' | 'rowsFormat'> {
   rows: string;
 }
 

@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Session, type RawInsertFormat } from 'chdb';
+import { insertRowBinary, quoteString } from './binary-insert.ts';
+import { notImplemented } from './errors.ts';
 
 /** What chDB's native call answers: the result bytes and the engine's counters. */
 interface NativeResult {
@@ -32,13 +35,15 @@ export interface EngineResult {
 
 export interface Statement {
   sql: string;
+  /** The body after a query given in the URL (an insert's rows), as bytes: binary rows are not text. */
+  data: Buffer | null;
   database: string;
   format: string;
   settings: ReadonlyMap<string, string>;
   params: Record<string, string>;
 }
 
-const RAW_INSERT = /^\s*INSERT\s+INTO\s+([A-Za-z0-9_.`]+)\s*(?:\(([^)]*)\))?\s*FORMAT\s+(\w+)[ \t]*\n/i;
+const INSERT_FORMAT = /^\s*INSERT\s+INTO\s+([A-Za-z0-9_.`]+)\s*(?:\(([^)]*)\))?\s*FORMAT\s+(\w+)[ \t]*(?:\n|$)/i;
 const RAW_FORMATS = new Set(['JSONEachRow', 'JSONCompactEachRow', 'CSV', 'TabSeparated', 'TSV']);
 
 export interface Engine {
@@ -68,20 +73,22 @@ export function openEngine(dir: string): Engine {
             await exec(`SET ${name} = ${quoteString(value)}`);
             applied.push(name);
           }
-          const insert = RAW_INSERT.exec(statement.sql);
-          if (insert && RAW_FORMATS.has(insert[3]!)) {
-            // The engine's raw insert parses the data in parallel, as a server does, and counts the rows written.
+          const insert = INSERT_FORMAT.exec(statement.sql);
+          if (insert) {
             const [header, table, columns, format] = insert;
-            const summary = await session.insert({
-              table: table!,
-              columns: columns?.split(',').map((c) => c.trim()),
-              format: format as RawInsertFormat,
-              values: Buffer.from(statement.sql.slice(header.length)),
-            });
+            // The rows follow the query: in the body when the query came in the URL, else after its first line.
+            const values = statement.data ?? Buffer.from(statement.sql.slice(header.length));
+            const names = columns?.split(',').map((c) => c.trim());
+            if (format === 'RowBinary') return await insertRowBinary(exec, path.join(dir, 'insert-files'), table!, names, values);
+            if (!RAW_FORMATS.has(format!)) throw notImplemented(`INSERT … FORMAT ${format}`);
+            // The engine's raw insert parses the data in parallel, as a server does, and counts the rows written.
+            const summary = await session.insert({ table: table!, columns: names, format: format as RawInsertFormat, values });
             return { bytes: Buffer.alloc(0), elapsed: summary.elapsed, rowsRead: summary.rowsWritten, bytesRead: summary.bytesSent, rowsWritten: summary.rowsWritten, bytesWritten: summary.bytesWritten };
           }
+          // Not an insert of rows: what follows the URL's query continues its text, as a server reads it.
+          const sql = statement.data ? `${statement.sql}\n${statement.data.toString('utf8')}` : statement.sql;
           const hasParams = Object.keys(statement.params).length > 0;
-          const result = await exec(statement.sql, statement.format, hasParams ? statement.params : undefined);
+          const result = await exec(sql, statement.format, hasParams ? statement.params : undefined);
           return { ...result, rowsWritten: 0, bytesWritten: 0 };
         } finally {
           for (const name of applied) await exec(`SET ${name} = DEFAULT`);
@@ -92,11 +99,6 @@ export function openEngine(dir: string): Engine {
     },
     close: () => session.close(),
   };
-}
-
-/** A setting's value as a string literal; the engine converts it to the setting's type, as a server does with URL parameters. */
-function quoteString(value: string): string {
-  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 function quoteIdentifier(name: string): string {

@@ -141,22 +141,24 @@ function authenticate(req: IncomingMessage, url: URL, users: ReadonlyMap<string,
   return { ...user, name };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks);
   const encoding = req.headers['content-encoding'];
   if ((req.headers['content-type'] ?? '').startsWith('multipart/form-data')) throw notImplemented('multipart/form-data query parameters');
-  if (encoding === undefined || encoding === 'identity') return raw.toString('utf8');
+  if (encoding === undefined || encoding === 'identity') return raw;
   if (!isCodec(encoding)) throw notImplemented(`Content-Encoding ${encoding}`);
-  return (await decompress[encoding](raw)).toString('utf8');
+  return decompress[encoding](raw);
 }
 
-function buildStatement(url: URL, body: string, sessions: Sessions): Statement {
+function buildStatement(url: URL, body: Buffer, sessions: Sessions): Statement {
   const params = url.searchParams;
   const fromUrl = params.get('query') ?? '';
-  // A server reads the query from the `query` parameter followed by the body (an insert's data).
-  const sql = fromUrl && body ? `${fromUrl}\n${body}` : fromUrl || body;
+  // A server reads the query from the `query` parameter followed by the body (an insert's
+  // data, kept as bytes: binary rows are no text), or from the body alone.
+  const sql = fromUrl || body.toString('utf8');
+  const data = fromUrl && body.length > 0 ? body : null;
   if (sql.trim() === '') throw new ServerError(62, 'SYNTAX_ERROR', 'Empty query');
   if (/^\s*CREATE\s+TEMPORARY\b/i.test(sql)) throw notImplemented('temporary tables');
   if (params.has('role')) throw notImplemented('the role parameter');
@@ -172,7 +174,7 @@ function buildStatement(url: URL, body: string, sessions: Sessions): Statement {
   }
   const isInsert = /^\s*INSERT\b/i.test(sql);
   const format = (!isInsert && TRAILING_FORMAT.exec(sql)?.[1]) || params.get('default_format') || 'TabSeparated';
-  return { sql, database: params.get('database') ?? 'default', format, settings, params: bound };
+  return { sql, data, database: params.get('database') ?? 'default', format, settings, params: bound };
 }
 
 /** `SET a = 1, b = 'x'`: kept by the named session; without one a server applies it to that request alone, which changes nothing. */

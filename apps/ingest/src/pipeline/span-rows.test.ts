@@ -38,9 +38,12 @@ describe('readSpanRows', () => {
     );
     if (!result.ok) throw new Error(result.message);
     expect(result).toMatchObject({ acceptedSpans: 2, rejectedSpans: 0, maskedSpans: 0, outputHits: [] });
-    expect(result.batch).toMatchObject({ rows: 2, deploymentIds: [12], traceIds: [TRACE_A, TRACE_B], telemetryScores: [] });
-    expect(Buffer.from(result.batch!.chunk).toString().trim().split('\n')).toHaveLength(2);
-    expect(Buffer.from(result.batch!.chunk).toString()).toContain('"gpt-4o"');
+    expect(result.batch).toMatchObject({ format: 'RowBinary', rows: 2, deploymentIds: [12], traceIds: [TRACE_A, TRACE_B], telemetryScores: [] });
+    // RowBinary: each trace id once per row, the model as a string (its length, then its bytes).
+    const rows = Buffer.from(result.batch!.chunk).toString('latin1');
+    expect(rows.split(TRACE_A)).toHaveLength(2);
+    expect(rows.split(TRACE_B)).toHaveLength(2);
+    expect(rows).toContain('\u0006gpt-4o');
   });
 
   it('masks before it encodes: no raw value in the rows, the rule on the row, output hits for the findings', () => {

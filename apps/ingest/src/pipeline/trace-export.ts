@@ -77,8 +77,8 @@ async function exportTraces(deps: TraceExportDeps, shared: SharedState, call: Ex
   if (result.outputHits.length > 0) deps.maskingFindings.record(projectId, result.outputHits);
 
   if (result.batch) {
-    const { chunk, rows, deploymentIds, traceIds, telemetryScores } = result.batch;
-    const job = { projectId, receivedAtMs, rowCount: rows, deploymentIds, traceIds, telemetryScores };
+    const { chunk, format, rows, deploymentIds, traceIds, telemetryScores } = result.batch;
+    const job = { projectId, receivedAtMs, rowsFormat: format, rowCount: rows, deploymentIds, traceIds, telemetryScores };
     await enqueueOrRefuse(() => addSpanRowsJob(deps.queue, job, chunk), deps.logger, { projectId, spans: result.acceptedSpans });
     call.stages?.mark('enqueue');
   }

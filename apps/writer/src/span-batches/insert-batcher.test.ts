@@ -49,6 +49,18 @@ describe('InsertBatcher', () => {
     expect(first.settled).toBe(true);
   });
 
+  it('never puts items of two kinds in one block: an add of another kind writes the pending block first', async () => {
+    const { calls, insert } = recorder();
+    // Odd and even stand for two row formats.
+    const b = batcher({ maxRows: 100, insert, kindOf: (rows) => (rows[0]! % 2 === 0 ? 'even' : 'odd') });
+    const adds = [b.add([1]), b.add([3]), b.add([2]), b.add([4]), b.add([5])];
+    await settle();
+    expect(calls).toEqual([[1, 3], [2, 4]]);
+    await Promise.all([b.flush(), ...adds]);
+    expect(calls).toEqual([[1, 3], [2, 4], [5]]);
+    expect(b.stats.inserts).toBe(3);
+  });
+
   it('counts an item as the rows it declares (pre-encoded chunks)', async () => {
     const { calls, insert } = recorder();
     const b = batcher({ maxRows: 5, insert });

@@ -10,7 +10,8 @@ import { createInsertPace, type InsertPace } from './insert-pace.ts';
  * the engine's pace instead of staying at `maxWaitMs` of arrivals (the engine's cost per
  * row falls with rows per insert: docs/benchmarks.md, "Engine write").
  * Each `add` resolves only once its own rows are stored, so a job is acknowledged after
- * its data is durable and never before.
+ * its data is durable and never before. With `kindOf`, items of different kinds never share
+ * a block (one insert holds one row format).
  */
 export interface InsertBatcherOptions<T> {
   maxRows: number;
@@ -26,6 +27,8 @@ export interface InsertBatcherOptions<T> {
   isolates?(err: unknown): boolean;
   /** Blocks sized by the engine's time as well (insert-pace.ts); without it, by rows alone. */
   insertTime?: InsertTimeLimit;
+  /** The kind of an add's items (all of one kind): an add of another kind than the pending block's writes that block first. */
+  kindOf?(rows: readonly T[]): string;
 }
 
 export interface InsertTimeLimit {
@@ -51,6 +54,7 @@ interface Pending<T> {
 export class InsertBatcher<T> {
   #pending: Pending<T>[] = [];
   #pendingRows = 0;
+  #pendingKind: string | undefined;
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
   /** Blocks handed to the engine and not finished yet. */
@@ -70,6 +74,9 @@ export class InsertBatcher<T> {
   /** Queues items for the next block; `count` is the number of table rows they hold. */
   add(rows: T[], count = rows.length): Promise<void> {
     if (rows.length === 0 || count === 0) return Promise.resolve();
+    const kind = this.opts.kindOf?.(rows);
+    if (this.#pending.length > 0 && kind !== this.#pendingKind) void this.flush();
+    this.#pendingKind = kind;
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ rows, count, resolve, reject });
       this.#pendingRows += count;

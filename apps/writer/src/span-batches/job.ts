@@ -15,7 +15,7 @@ export interface SpanBatchJobOptions {
 }
 
 /** What follows a batch's rows once they are stored: its deployment ids, telemetry scores and the log-record join. */
-export type BatchFollowUp = Omit<EncodedBatch, 'chunk' | 'jobId' | 'insertBlock'>;
+export type BatchFollowUp = Omit<EncodedBatch, 'chunk' | 'format' | 'jobId' | 'insertBlock'>;
 
 /**
  * Where a job's work is done (the thread that owns the storage connection), in two steps
@@ -45,12 +45,12 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
   return async (job: Job, store: BatchStore): Promise<{ spans: number }> => {
     const payload = parseSpanBatchJob(job.data);
     if (!isSpanRowsKeyPayload(payload)) {
-      const { chunk, ...followUp } = encode(payload);
-      await storeOrSayRefused(store, { ...followUp, chunk });
+      const { chunk, format, ...followUp } = encode(payload);
+      await storeOrSayRefused(store, { ...followUp, chunk, format });
       await store.followUp(followUp);
       return { spans: followUp.rows };
     }
-    const { rowsKey, rowCount, ...rest } = payload;
+    const { rowsKey, rowCount, rowsFormat, ...rest } = payload;
     const jobId = String(job.id);
     // A job reads and removes only its own rows, whatever its data says.
     if (rowsKey !== rowsKeyOf(opts.prefix, jobId)) throw new UnrecoverableError(`invalid span batch payload: rowsKey is not the key of job ${job.id}`);
@@ -63,7 +63,9 @@ export function createSpanBatchJobRunner(opts: SpanBatchJobOptions) {
     if (found === 'missing') {
       throw new UnrecoverableError(`${ROWS_MISSING_PREFIX}: job ${jobId} has neither its rows (${rowsKey}) nor the mark that they were stored`);
     }
-    await storeOrSayRefused(store, { ...rest, chunk: found.rows, rows: rowCount, jobId, insertBlock: found.block });
+    // A job without a format was queued before RowBinary: its rows are JSON.
+    const format = rowsFormat ?? 'JSONCompactEachRow';
+    await storeOrSayRefused(store, { ...rest, chunk: found.rows, format, rows: rowCount, jobId, insertBlock: found.block });
     await markJobRowsStored(opts.redis, opts.prefix, jobId);
     await store.followUp({ ...rest, rows: rowCount });
     return { spans: rowCount };

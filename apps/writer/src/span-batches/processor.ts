@@ -44,10 +44,12 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
     redis,
     prefix: deps.prefix,
     logger: deps.logger,
-    insert: (chunks, rows, token) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks, token)),
+    insert: (chunks, format, rows, token) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks, format, token)),
   });
-  // Items are the UTF-8 bytes of JSONCompactEachRow chunks, one per job, each standing for that job's rows.
+  // Items are encoded chunks, one per job, each standing for that job's rows: RowBinary, or
+  // JSONCompactEachRow from jobs queued by older versions. One insert holds one format.
   const batcher = new InsertBatcher<BlockItem>({
+    kindOf: (items) => items[0]!.format,
     maxRows: settings.batchMaxRows,
     maxWaitMs: settings.batchMaxWaitMs,
     maxPendingAdds: settings.concurrency * Math.max(1, settings.threads),
@@ -63,8 +65,8 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   const store: BatchStore = {
     async rows(batch) {
       // Rows an attempt before sent go again in the block they went in, unless that block is void.
-      const replayed = batch.jobId !== undefined && batch.insertBlock ? await blocks.replay(batch.jobId, batch.insertBlock) : false;
-      if (!replayed) await batcher.add([{ jobId: batch.jobId, chunk: batch.chunk }], batch.rows);
+      const replayed = batch.jobId !== undefined && batch.insertBlock ? await blocks.replay(batch.jobId, batch.insertBlock, batch.format) : false;
+      if (!replayed) await batcher.add([{ jobId: batch.jobId, chunk: batch.chunk, format: batch.format }], batch.rows);
       deps.metrics.writerLag.observe(Math.max(0, Date.now() - batch.receivedAtMs) / 1000);
     },
     async followUp(batch) {

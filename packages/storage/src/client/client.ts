@@ -22,10 +22,14 @@ const SESSION_SETTINGS: ClickHouseSettings = {
   do_not_merge_across_partitions_select_final: 1,
 };
 
-/** Text row formats both engines parse; table and column names come from code, never input. */
-export type RowFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated' | 'CSV';
+/**
+ * Row formats both engines read: text ones, and RowBinary (span rows, span-rowbinary.ts),
+ * which the embedded engine takes only through a file. Table and column names come from
+ * code, never input.
+ */
+export type RowFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated' | 'CSV' | 'RowBinary';
 
-/** Encoded rows: a text, or UTF-8 bytes in parts (as they came from Redis), never turned into a JS string. */
+/** Encoded rows: a text, or their bytes in parts (as they came from Redis), never turned into a JS string. */
 export type RowsBody = string | readonly Uint8Array[];
 
 export class StorageUnavailableError extends Error {
@@ -50,7 +54,7 @@ export interface Storage {
    */
   readonly statements?: StatementGateState;
   /**
-   * Inserts pre-encoded rows (one text in `format`, or its UTF-8 bytes in parts that follow
+   * Inserts pre-encoded rows (one text in `format`, or its bytes in parts that follow
    * each other) through the fastest path each engine has; `name` goes to a server as the
    * insert's `log_comment` (see sql/query-name.ts). With a `token`, the insert is
    * `insert_deduplication_token`: the same rows sent again with the same token store

@@ -1,5 +1,6 @@
 /** Spans: writing them, one span in full, search across traces, span exports, deployment ids seen in spans, the GenAI event log records kept for them. */
-export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans } from './writes.ts';
+export { SPAN_COLUMNS, encodeSpanRows, insertEncodedSpans, type SpanRowsFormat } from './writes.ts';
+export { SPAN_COLUMN_TYPES, encodeSpanRowsRowBinary, spanRowBinaryRowCount } from './span-rowbinary.ts';
 export { encodeSpanBatch, type EncodedSpanBatch } from './span-batch.ts';
 export { getSpanDetail } from './detail.ts';
 export type { SpanDetail, SpanEvent } from './detail.ts';

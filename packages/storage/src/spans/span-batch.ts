@@ -1,11 +1,12 @@
 import { spanRowsFromExport, telemetryScoresOf, type NormalizeContext, type TelemetryScore } from '@aos/domain';
 import type { OtlpTraceExport } from '@aos/otlp';
-import { encodeSpanRows } from './writes.ts';
+import { encodeSpanRowsRowBinary } from './span-rowbinary.ts';
 
 /** One export's spans ready to insert, and what the writer does with them once they are stored. */
 export interface EncodedSpanBatch {
-  /** The rows as encodeSpanRows wrote them, in UTF-8: what Redis holds and the engine parses, with no JS string between. */
+  /** The rows as RowBinary (span-rowbinary.ts): what Redis holds and the engine reads, unchanged. */
   chunk: Uint8Array;
+  format: 'RowBinary';
   rows: number;
   /** Deployment ids named by the batch's resources (`deployment.id`), for the registry. */
   deploymentIds: number[];
@@ -22,7 +23,8 @@ export interface EncodedSpanBatch {
 export function encodeSpanBatch(batch: OtlpTraceExport, context: NormalizeContext): EncodedSpanBatch {
   const rows = spanRowsFromExport(batch, context);
   return {
-    chunk: Buffer.from(encodeSpanRows(rows)),
+    chunk: encodeSpanRowsRowBinary(rows),
+    format: 'RowBinary',
     rows: rows.length,
     deploymentIds: deploymentIdsOf(batch.resourceSpans),
     ...tracesAndScoresOf(batch),

@@ -1,11 +1,7 @@
 import type { SpanRow } from '@aos/domain';
 import type { RowsBody, Storage } from '../client/client.ts';
 
-/**
- * The columns of `spans` in the order rows are encoded. Rows go to the engine as
- * JSONCompactEachRow (arrays, no repeated key names): 30% fewer bytes than JSONEachRow
- * for these rows, and measured 20-30% faster to insert on the embedded engine.
- */
+/** The columns of `spans` in the order rows are encoded, in either format. */
 export const SPAN_COLUMNS = [
   'project_id', 'trace_id', 'span_id', 'parent_span_id', 'name', 'kind', 'span_type',
   'start_time', 'end_time', 'duration_ms', 'status', 'status_message', 'service_name',
@@ -22,9 +18,14 @@ const _allColumnsListed: MissingColumns extends never ? true : MissingColumns = 
 void _allColumnsListed;
 
 /**
- * Encodes spans as JSONCompactEachRow text. The writer encodes each job's rows as it
- * processes the job, so the cost is spread over the jobs instead of blocking once per
- * (large) insert.
+ * The formats span rows are queued and inserted in: RowBinary (span-rowbinary.ts) since
+ * issue 33; JSONCompactEachRow in jobs queued by older versions, which the writer still takes.
+ */
+export type SpanRowsFormat = 'RowBinary' | 'JSONCompactEachRow';
+
+/**
+ * Encodes spans as JSONCompactEachRow text (arrays, no repeated key names): the rows of jobs
+ * queued before RowBinary, and the benchmarks' comparison with it.
  */
 export function encodeSpanRows(rows: readonly SpanRow[]): string {
   let body = '';
@@ -37,12 +38,12 @@ export function encodeSpanRows(rows: readonly SpanRow[]): string {
 }
 
 /**
- * Inserts blocks of encoded spans as one insert. With a `token`, the same rows sent again
+ * Inserts blocks of encoded spans, all in `format`, as one insert. With a `token`, the same rows sent again
  * with it store nothing (the writer's replay of a block, apps/writer/src/span-batches/insert-blocks.ts);
  * without one, replayed rows are stored again and collapse into their key on merges and
  * in every read's FINAL.
  */
-export async function insertEncodedSpans(storage: Storage, rows: RowsBody, token?: string): Promise<void> {
+export async function insertEncodedSpans(storage: Storage, rows: RowsBody, format: SpanRowsFormat, token?: string): Promise<void> {
   if (rows.length === 0) return;
-  await storage.insertRows('spans', SPAN_COLUMNS, 'JSONCompactEachRow', rows, 'spans.write', token);
+  await storage.insertRows('spans', SPAN_COLUMNS, format, rows, 'spans.write', token);
 }
