@@ -8,7 +8,7 @@ import { loadPriceTable, spanRowsFromExport } from '@aos/domain';
 import { findFreePort } from '@aos/local-services';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
-import { SPAN_COLUMNS, createApiKey, encodeSpanRows, type Storage } from '@aos/storage';
+import { SPAN_COLUMNS, createApiKey, encodeSpanRowsRowBinary, type Storage } from '@aos/storage';
 import { agentRequest } from './agent-spans.ts';
 import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
 import { printCpuBreakdown, startCpuBreakdown } from './cpu-breakdown.ts';
@@ -48,22 +48,22 @@ const REALISTIC_POLICY = {
 
 /** Rows per second of the engine alone; `parseOnly` writes into a table that stores nothing, which leaves the engine's parser. */
 async function bareInsertRate(storage: Storage, requests: number, blockRows = 50_000, parseOnly = false): Promise<number> {
-  // The same kind of rows the writer produces, encoded the same way up front: only the
-  // engine is timed.
+  // The same kind of rows the writer produces, encoded the same way (RowBinary) up front:
+  // only the engine is timed.
   const prices = loadPriceTable();
-  const bodies: string[] = [];
+  const bodies: Buffer[][] = [];
   let rows = 0;
-  let body = '';
+  let body: Buffer[] = [];
   let inBody = 0;
   for (let i = 0; i < requests; i++) {
     const decoded = decodeProtobufExport(agentRequest(1000, 900_000 + i).body);
     const normalized = spanRowsFromExport(decoded, { projectId: 'bare', receivedAtMs: Date.now(), prices, maxValueBytes: 262_144 });
-    body += encodeSpanRows(normalized);
+    body.push(encodeSpanRowsRowBinary(normalized));
     inBody += normalized.length;
     if (inBody >= blockRows || i === requests - 1) {
       bodies.push(body);
       rows += inBody;
-      body = '';
+      body = [];
       inBody = 0;
     }
   }
@@ -71,7 +71,7 @@ async function bareInsertRate(storage: Storage, requests: number, blockRows = 50
   await storage.client.command({ query: `CREATE TABLE IF NOT EXISTS ${table} AS spans${parseOnly ? ' ENGINE = Null' : ''}` });
   if (!parseOnly) await storage.client.command({ query: `TRUNCATE TABLE ${table}` });
   const t0 = performance.now();
-  for (const b of bodies) await storage.insertRows(table, SPAN_COLUMNS, 'JSONCompactEachRow', b);
+  for (const b of bodies) await storage.insertRows(table, SPAN_COLUMNS, 'RowBinary', b);
   return rows / ((performance.now() - t0) / 1000);
 }
 
