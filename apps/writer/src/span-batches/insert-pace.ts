@@ -27,17 +27,21 @@ export interface InsertPace {
 /** `targetMs` 0 sizes blocks by `maxRows` alone. */
 export function createInsertPace(targetMs: number, maxRows: number): InsertPace {
   const recent: { rows: number; ms: number }[] = [];
+  // Asked on every add, changed only by an insert: kept, not recomputed.
+  let blockRows = maxRows;
   return {
     record(rows, ms) {
       recent.push({ rows, ms });
       if (recent.length > RECENT_INSERTS) recent.shift();
-    },
-    blockRows() {
-      const ms = recent.reduce((n, insert) => n + insert.ms, 0);
-      if (targetMs === 0 || ms <= 0) return maxRows;
+      const totalMs = recent.reduce((n, insert) => n + insert.ms, 0);
+      if (targetMs === 0 || totalMs <= 0) {
+        blockRows = maxRows;
+        return;
+      }
       // Rows over time of the recent inserts together: large inserts weigh as much as they took.
-      const rowsPerMs = recent.reduce((n, insert) => n + insert.rows, 0) / ms;
-      return Math.min(maxRows, Math.max(MIN_TIMED_BLOCK_ROWS, Math.floor(rowsPerMs * targetMs)));
+      const rowsPerMs = recent.reduce((n, insert) => n + insert.rows, 0) / totalMs;
+      blockRows = Math.min(maxRows, Math.max(MIN_TIMED_BLOCK_ROWS, Math.floor(rowsPerMs * targetMs)));
     },
+    blockRows: () => blockRows,
   };
 }

@@ -33,12 +33,13 @@ if (TRACE_SPAN_MARGIN_MS !== HOUR_MS) throw new Error('trace rollups assume a sp
 
 /**
  * Span rows written per project and rollup hour, summed over the hour and its neighbours
- * (where the hour's traces can have spans), the hour's own, and the last write among them.
+ * (where the hour's traces can have spans), and the last write among them; with `ownCount`,
+ * also the hour's own (what the rollup pass sizes its runs by; readers do not need it).
  */
-function writesPerHourSql(where: string): string {
+function writesPerHourSql(where: string, ownCount = false): string {
+  const own = ownCount ? ' sumIf(written, hour = rollup_hour) AS written_in,' : '';
   return `
-    SELECT project_id, rollup_hour, sum(written) AS written_around, sumIf(written, hour = rollup_hour) AS written_in,
-      max(last_written) AS last_written
+    SELECT project_id, rollup_hour, sum(written) AS written_around,${own} max(last_written) AS last_written
     FROM (
       SELECT project_id, hour, written, last_written,
         arrayJoin([subtractHours(hour, 1), hour, addHours(hour, 1)]) AS rollup_hour
@@ -88,7 +89,7 @@ export function dueRollupHoursSql(opts: { nowMs: number; quietMs: number; limit:
   const query = `
       SELECT w.project_id AS project_id, toString(toUnixTimestamp(w.rollup_hour)) AS hour_s,
         toString(w.written_around) AS written_around, toString(w.written_in) AS written_in, toString(r.version) AS current_version
-      FROM (${writesPerHourSql('1')}) AS w
+      FROM (${writesPerHourSql('1', true)}) AS w
       LEFT JOIN (SELECT project_id, hour, version, written_around FROM trace_rollup_hours FINAL) AS r
         ON w.project_id = r.project_id AND w.rollup_hour = r.hour
       -- without a rollup the right side reads as 0, and an hour with writes has a count above 0

@@ -1,8 +1,7 @@
       SELECT w.project_id AS project_id, toString(toUnixTimestamp(w.rollup_hour)) AS hour_s,
         toString(w.written_around) AS written_around, toString(w.written_in) AS written_in, toString(r.version) AS current_version
       FROM (
-    SELECT project_id, rollup_hour, sum(written) AS written_around, sumIf(written, hour = rollup_hour) AS written_in,
-      max(last_written) AS last_written
+    SELECT project_id, rollup_hour, sum(written) AS written_around, sumIf(written, hour = rollup_hour) AS written_in, max(last_written) AS last_written
     FROM (
       SELECT project_id, hour, written, last_written,
         arrayJoin([subtractHours(hour, 1), hour, addHours(hour, 1)]) AS rollup_hour

@@ -4,8 +4,7 @@
         AND (hour, written_around) IN (
           SELECT rollup_hour, written_around
           FROM (
-    SELECT project_id, rollup_hour, sum(written) AS written_around, sumIf(written, hour = rollup_hour) AS written_in,
-      max(last_written) AS last_written
+    SELECT project_id, rollup_hour, sum(written) AS written_around, max(last_written) AS last_written
     FROM (
       SELECT project_id, hour, written, last_written,
         arrayJoin([subtractHours(hour, 1), hour, addHours(hour, 1)]) AS rollup_hour
