@@ -38,24 +38,6 @@ export function queueDepthPressure(queue: Queue, maxDepth: number): PressureSour
   };
 }
 
-/**
- * Reads kept waiting by inserts on the storage engine of this process (the embedded engine's
- * statement gate: reads go before inserts, but one statement runs at a time). Once a read
- * has waited `maxWaitMs` while inserts held the engine, the engine is behind: refusing
- * exports for a while hands it the CPU ingest's own decoding and normalizing would take,
- * and lets the writer's queue shrink, rather than letting reads starve. Time reads wait
- * behind other reads does not count: fewer exports would not shorten it. 0 never refuses.
- */
-export function readWaitPressure(reads: { readWaitOnWritesMs(): number }, maxWaitMs: number): PressureSource {
-  return {
-    async refusal() {
-      const waited = reads.readWaitOnWritesMs();
-      if (maxWaitMs === 0 || waited < maxWaitMs) return undefined;
-      return `reads have waited ${Math.round(waited)} ms for the storage engine's inserts (over ${maxWaitMs} ms); retry later`;
-    },
-  };
-}
-
 /** Every reason to refuse exports for now, in order: the first that applies is the exporter's answer. */
 export function createBackpressure(sources: readonly PressureSource[]) {
   return {

@@ -27,7 +27,6 @@ import {
   createMetricExportPipeline,
   createTraceExportPipeline,
   ingestRoutes,
-  readWaitPressure,
   startOtlpGrpcReceiver,
   startProjectSettings,
 } from '@aos/ingest';
@@ -152,9 +151,7 @@ export async function startAllInOne(env: Record<string, string | undefined>, log
     const auth = createKeyAuthenticator(storage, authSettings(env).keyCacheTtlMs);
     // One in-flight body budget for the process, whichever signal the bodies carry.
     const inflight = createInflightBytes(ingestConfig.maxInflightBytes);
-    // Ingest shares the embedded engine with the API's reads: it backs off while they wait.
-    const pressure = storage.statements ? [readWaitPressure(storage.statements, ingestConfig.maxReadWaitMs)] : [];
-    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight, pressure };
+    const pipelineDeps = { auth, settings: ingestConfig, projectSettings, maskingFindings, logger: log, metrics, inflight };
     const pipelines = {
       traces: createTraceExportPipeline({ ...pipelineDeps, queue }),
       logs: createLogExportPipeline({ ...pipelineDeps, queue: logQueue }),

@@ -53,7 +53,6 @@ describe('settings', () => {
       maxBodyBytes: 64 * 1024 * 1024,
       maxQueueDepth: 500,
       retryAfterSeconds: 5,
-      maxReadWaitMs: 2000,
       projectSettingsTtlMs: 5000,
       maxInflightBytes: 256 * 1024 * 1024,
       decodeThreads: 2,

@@ -68,7 +68,6 @@ export const SETTINGS = {
     /** Queued batches; at ~1.4 MB per 1,000-span batch of rows, 500 bounds Redis near 700 MB. */
     INGEST_MAX_QUEUE_DEPTH: intSetting(500, 1),
     INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
-    INGEST_MAX_READ_WAIT_MS: intSetting(2000, 0), // all-in-one, embedded engine: see readWaitPressure (twice the insert target)
     /** How long ingest trusts its copy of a project's masking policy and dimension keys;
      *  a change is also announced over Redis, so this bounds only a missed announcement. */
     PROJECT_SETTINGS_TTL_MS: intSetting(5_000, 0, 300_000),
@@ -260,7 +259,6 @@ export function ingestSettings(env: Env) {
     maxBodyBytes: s.INGEST_MAX_BODY_BYTES,
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
-    maxReadWaitMs: s.INGEST_MAX_READ_WAIT_MS,
     projectSettingsTtlMs: s.PROJECT_SETTINGS_TTL_MS,
     maxInflightBytes: s.INGEST_MAX_INFLIGHT_BYTES,
     decodeThreads: s.INGEST_DECODE_THREADS,

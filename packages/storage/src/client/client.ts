@@ -2,12 +2,11 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
-import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import type { StorageSettings } from '@aos/config';
 import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
-import { gatedConnection } from './gated-connection.ts';
-import { createStatementGate, statementKind, type StatementGateState } from './statement-gate.ts';
+import { openEngineSessions, statementKind, type EngineClock, type EngineSessions } from './engine-sessions.ts';
+import { routedConnection } from './routed-connection.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { named, type QueryName } from '../sql/query-name.ts';
 
@@ -48,11 +47,10 @@ export interface Storage {
   /** DURABILITY: with `strict`, the embedded engine fsyncs every part it writes (see migrate). */
   readonly durability: StorageSettings['durability'];
   /**
-   * The embedded engine's statement gate (reads before writes, see statement-gate.ts): how
-   * long reads wait and how long writes hold the engine. A server has none: it runs
-   * statements side by side.
+   * The embedded engine's clock of write time (engine-sessions.ts): how long writes hold
+   * its write session. A server has none: it runs statements side by side.
    */
-  readonly statements?: StatementGateState;
+  readonly statements?: EngineClock;
   /**
    * Inserts pre-encoded rows (one text in `format`, or its bytes in parts that follow
    * each other) through the fastest path each engine has; `name` goes to a server as the
@@ -71,30 +69,28 @@ export async function openStorage(settings: StorageSettings): Promise<Storage> {
 async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   const dir = path.resolve(settings.dataDir, 'clickhouse');
   mkdirSync(dir, { recursive: true });
-  let connection: ChdbConnection;
+  let sessions: EngineSessions;
   try {
-    connection = createChdbConnection({ path: dir });
+    sessions = openEngineSessions(dir);
   } catch (err) {
     throw new StorageUnavailableError(
       `cannot open the embedded ClickHouse data directory ${dir}: ${(err as Error).message}. ` +
         'Is another process of this service using it? (the embedded engine allows one process per data directory)',
     );
   }
-  // Every statement of the session, the client's and the file inserts', passes one gate.
-  const gate = createStatementGate();
   // chdb implements the same Connection contract against its own copy of client-common's types.
   const client = createClient({
-    connection: gatedConnection(connection, gate) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+    connection: routedConnection(sessions) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
   });
-  // The embedded session is one connection, so USE and SET stick for every later query.
+  // Each session is one connection, so USE and SET stick for every later statement on it.
   // Settings given to the client instead are sent as SET statements ahead of each query:
   // three more statements per query, about a millisecond.
   await client.command({ query: createDatabaseSql(settings.database, undefined) });
-  await client.command({ query: `USE ${settings.database}` });
-  for (const statement of embeddedSessionSql()) await client.command({ query: statement });
+  await sessions.onBoth(`USE ${settings.database}`);
+  for (const statement of embeddedSessionSql()) await sessions.onBoth(statement);
   // Rows reach the engine through a file, not chDB's raw insert (see embedded-file-insert.ts).
   const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) =>
-    gate.run(statementKind(sql), () => connection.chdb.queryAsync(sql, { format })),
+    sessions.run(statementKind(sql), (session) => session.chdb.queryAsync(sql, { format })),
   );
   const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
   return {
@@ -102,7 +98,7 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     engine: 'embedded',
     cluster: undefined,
     durability: settings.durability,
-    statements: gate,
+    statements: sessions,
     // `name` is left unused, as named() leaves it on the embedded engine.
     insertRows: (table, columns, format, body, _name, token) => fileInserts.insert(table, columns, format, body, token),
     close: () => {

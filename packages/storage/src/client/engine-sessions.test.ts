@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { statementKind } from './statement-gate.ts';
+import { statementKind } from './engine-sessions.ts';
 
-/** Statements as the service sends them, each with the kind the gate must see in it. */
+/** Statements as the service sends them, each with the kind the sessions must see in it. */
 const STATEMENTS: [string, 'read' | 'write'][] = [
   ['SELECT 1', 'read'],
   ['  with x AS (SELECT 1) SELECT * FROM x', 'read'],

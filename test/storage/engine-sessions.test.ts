@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStorage, type Storage } from '@aos/storage';
+import { createStatementLine } from '../../packages/storage/src/client/engine-sessions.ts';
+import { storageSettingsForTest } from '../support/storage.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'aos-sessions-'));
+let storage: Storage;
+/** A session of the test's own on the same engine, for lines of the test's own. */
+let raw: ChdbConnection;
+
+beforeAll(async () => {
+  storage = await openStorage(storageSettingsForTest(dir));
+  await storage.client.command({ query: 'CREATE TABLE session_rows (n UInt64, s String) ENGINE = MergeTree ORDER BY n' });
+  raw = createChdbConnection({ path: path.join(dir, 'clickhouse') });
+});
+afterAll(async () => {
+  await raw?.close();
+  await storage?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `count` rows of ~`bytes` each, as JSONCompactEachRow text. */
+const rowsText = (count: number, bytes: number, from: number) =>
+  Array.from({ length: count }, (_, i) => JSON.stringify([from + i, 'x'.repeat(bytes)])).join('\n') + '\n';
+
+/** Runs `work`, then records `label` in `done`: the order in which statements finished. */
+const finish = (done: string[], label: string, work: Promise<unknown>) => work.then(() => done.push(label));
+
+const countRows = async () => {
+  const [row] = await (await storage.client.query({ query: 'SELECT count() AS n FROM session_rows', format: 'JSONEachRow' })).json<{ n: string }>();
+  return Number(row!.n);
+};
+
+describe('the embedded engine sessions', () => {
+  it('answers a read while an insert holds the write session, and reads what was written at once', async () => {
+    const done: string[] = [];
+    // A real write that holds its session for 1.5 s, as a large insert does, and inserts queued behind it.
+    const holding = finish(done, 'holding', storage.client.command({ query: 'INSERT INTO session_rows SELECT number, toString(sleepEachRow(1.5)) FROM numbers(1)' }));
+    const inserts = [1, 2, 3].map((i) => finish(done, `insert ${i}`, storage.insertRows('session_rows', ['n', 's'], 'JSONCompactEachRow', rowsText(10_000, 100, i * 100_000))));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // On one session this read would wait for the holding insert (and, in no set order, the others).
+    const read = finish(done, 'read', countRows());
+    await Promise.all([holding, read, ...inserts]);
+    expect(done[0]).toBe('read');
+    expect(done.slice(1, 2)).toEqual(['holding']);
+    // Rows written on the write session are there for the read session as soon as the insert answered.
+    expect(await countRows()).toBe(30_001);
+    // The writes' engine time: the holding insert's 1.5 s at least.
+    expect(storage.statements!.writeRunMs()).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('holds the session settings on the read session too', async () => {
+    // USE and SET are remembered per session: a read would otherwise miss the database and print numbers unquoted.
+    const [row] = await (await storage.client.query({ query: 'SELECT currentDatabase() AS db, toUInt64(7) AS n', format: 'JSONEachRow' })).json<{ db: string; n: unknown }>();
+    expect(row).toEqual({ db: storageSettingsForTest(dir).database, n: '7' });
+  });
+
+  it('runs a line one statement at a time, in the order asked for', async () => {
+    const line = createStatementLine();
+    const done: string[] = [];
+    // The engine's own lock lets whichever libuv thread comes first go next.
+    const all = [0, 1, 2, 3, 4, 5].map((i) => finish(done, `s${i}`, line.run(() => raw.chdb.queryAsync(`SELECT sleep(${i % 2 ? 0.05 : 0.15})`))));
+    await Promise.all(all);
+    expect(done).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
+  });
+
+  it('clocks the time statements ran, not the time they waited for their turn', async () => {
+    const line = createStatementLine();
+    const first = line.run(() => raw.chdb.queryAsync('SELECT sleep(0.5)'));
+    const second = line.run(() => raw.chdb.queryAsync('SELECT 1'));
+    await Promise.all([first, second]);
+    // Counting the second statement's wait would make it 1,000 ms or more.
+    expect(line.runMs()).toBeGreaterThanOrEqual(500);
+    expect(line.runMs()).toBeLessThan(950);
+  });
+
+  it('takes a statement whose request was aborted out of line before it runs', async () => {
+    const line = createStatementLine();
+    const holding = line.run(() => raw.chdb.queryAsync('SELECT sleep(0.3)'));
+    const abort = new AbortController();
+    let ran = false;
+    const read = line.run(async () => {
+      ran = true;
+      return raw.chdb.queryAsync('SELECT 1');
+    }, abort.signal);
+    abort.abort(new Error('client gone'));
+    await expect(read).rejects.toThrow('client gone');
+    await holding;
+    expect(ran).toBe(false);
+  });
+});
