@@ -68,6 +68,20 @@ describe('reading a trace through its hours', () => {
     expect(await spanNames('acme', TWO_HOURS)).toEqual(['span 1', 'span 2', 'span 3', 'span 4']);
   });
 
+  it('records the hours of spans written with INSERT … SELECT, as the query benchmark writes its dataset', async () => {
+    const trace = 'a6'.repeat(16);
+    await storage.client.command({
+      query: `INSERT INTO spans (project_id, trace_id, span_id, name, start_time, end_time, ingested_at)
+        SELECT 'acme', {trace:String}, leftPad(hex(number + 1), 16, '0'), concat('span ', toString(number + 1)),
+          fromUnixTimestamp64Milli(toInt64({first:UInt64} + number * {step:UInt64}), 'UTC'),
+          fromUnixTimestamp64Milli(toInt64({first:UInt64} + number * {step:UInt64} + 1000), 'UTC'), 1
+        FROM numbers(3)`,
+      query_params: { trace, first: BASE + 6 * HOUR, step: HOUR },
+    });
+    expect(await hoursOf('acme', trace)).toEqual([BASE + 6 * HOUR, BASE + 7 * HOUR, BASE + 8 * HOUR]);
+    expect(await spanNames('acme', trace)).toEqual(['span 1', 'span 2', 'span 3']);
+  });
+
   it('reads spans that arrive later in another hour', async () => {
     await insertSpans('acme', LATE, [BASE + 10_000]);
     expect(await spanNames('acme', LATE)).toEqual(['span 1']);
