@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireProjectData, getTraceWithSpans, migrate, openStorage, type Storage } from '@aos/storage';
+import { expireProjectData, getSpanDetail, getTraceWithSpans, migrate, openStorage, type Storage } from '@aos/storage';
 import { storageSettingsForTest } from '../support/storage.ts';
 
 // A trace is read by its id through the hours its spans start in (trace_hours, migration
@@ -66,6 +66,13 @@ describe('reading a trace through its hours', () => {
     await insertSpans('acme', TWO_HOURS, [BASE + HOUR - 60_000, BASE + HOUR - 1, BASE + HOUR, BASE + HOUR + 30_000]);
     expect(await hoursOf('acme', TWO_HOURS)).toEqual([BASE, BASE + HOUR]);
     expect(await spanNames('acme', TWO_HOURS)).toEqual(['span 1', 'span 2', 'span 3', 'span 4']);
+  });
+
+  it('reads one span of such a trace, finding its parent in the other hour', async () => {
+    const span = await getSpanDetail(storage, 'acme', TWO_HOURS, '0000000000000004');
+    expect(span?.name).toBe('span 4');
+    expect(span?.qualityFlags).not.toContain('parent_missing');
+    expect(await getSpanDetail(storage, 'other', TWO_HOURS, '0000000000000004')).toBeNull();
   });
 
   it('records the hours of spans written with INSERT … SELECT, as the query benchmark writes its dataset', async () => {

@@ -4,24 +4,20 @@ import { TRACE_TEXT_SQL } from './aggregate.ts';
 import { API_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';
 import type { TraceRecord } from './record.ts';
+import { IN_TRACE_HOURS_SQL } from './trace-hours.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 
-/** The hours of start the spans of trace {traceId} of project {projectId} have (a point read on trace_hours' key). */
-export const TRACE_HOURS_SQL = 'SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String}';
-
 /** The statement of getTraceWithSpans: the trace's texts, span tuples and flags in one row. */
 export function traceWithSpansSql(projectId: string, traceId: string): Statement {
-  // PREWHERE before FINAL holds for key columns (see rows.ts). The trace's hours, read
-  // first from trace_hours (migration 0020), let the key reach past the project to those
-  // hours' granules; the trace id alone could only probe every hour's bloom filter.
+  // PREWHERE before FINAL holds for key columns (see rows.ts).
   const query = `
       SELECT ${TRACE_TEXT_SQL},
         ${API_SPAN_TUPLES.sql} AS trace_span_rows,
         ${TRACE_FLAGS_OF_TRACE_SQL} AS trace_flag_rows
       FROM spans FINAL
       PREWHERE project_id = {projectId:String}
-        AND toStartOfHour(start_time) IN (${TRACE_HOURS_SQL})
+        AND ${IN_TRACE_HOURS_SQL}
         AND trace_id = {traceId:String}
       GROUP BY trace_id`;
   return { query, params: { projectId, traceId } };
