@@ -55,6 +55,7 @@ async function rowsOf(project: Project, age: Age): Promise<Record<string, number
   const byHour = (table: string) => count(`${table} WHERE project_id = {projectId:String} AND hour = toDateTime({hour:UInt32})`, p);
   return {
     spans: await byTrace('spans'),
+    trace_hours: await byTrace('trace_hours'),
     scores: await byTrace('scores'),
     trace_flags: await byTrace('trace_flags'),
     trace_rollups: await byTrace('trace_rollups'),
@@ -68,7 +69,7 @@ async function rowsOf(project: Project, age: Age): Promise<Record<string, number
   };
 }
 
-const TABLES = ['spans', 'scores', 'trace_flags', 'trace_rollups', 'trace_rollup_hours', 'span_hour_writes', 'exports', 'findings', 'finding_history', 'monitor_events', 'evaluator_backfill_items'];
+const TABLES = ['spans', 'trace_hours', 'scores', 'trace_flags', 'trace_rollups', 'trace_rollup_hours', 'span_hour_writes', 'exports', 'findings', 'finding_history', 'monitor_events', 'evaluator_backfill_items'];
 const none = Object.fromEntries(TABLES.map((t) => [t, 0]));
 
 /** Every table has at least one row of it. */

@@ -30,6 +30,8 @@ describe('expirySteps', () => {
     expect(tables.lastIndexOf('trace_flags')).toBeGreaterThan(tables.indexOf('spans'));
     // An hour without writes is never due for a rollup: its write counts go first.
     expect(tables.indexOf('span_hour_writes')).toBeLessThan(tables.indexOf('trace_rollups'));
+    // A trace's hours go after its spans: a read between the two finds every span still there.
+    expect(tables.indexOf('trace_hours')).toBeGreaterThan(tables.indexOf('spans'));
     expect(tables).toHaveLength(EXPIRING_TABLES.length);
   });
 

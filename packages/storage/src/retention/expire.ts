@@ -47,6 +47,9 @@ export const EXPIRING_TABLES: readonly ExpiringTable[] = [
   // GenAI metric points: by their own time (they belong to no trace).
   { table: 'genai_metric_points', sharded: true, where: 'time < {cutoff:DateTime64(3)}' },
   { table: 'spans', sharded: true, where: 'start_time < {cutoff:DateTime64(3)}' },
+  // The hours a trace's spans start in, once every span of the hour expired: an hour the
+  // cutoff falls within keeps its row, else its spans not yet expired could not be found.
+  { table: 'trace_hours', sharded: true, where: 'hour < toStartOfHour({cutoff:DateTime64(3)})' },
   { table: 'trace_flags', sharded: false, where: ORPHAN_FLAGS },
 ];
 

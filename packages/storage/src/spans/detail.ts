@@ -2,6 +2,7 @@ import { apiMessages, apiParts, restoreAttributes, type ApiChatMessage, type Api
 import type { Storage } from '../client/client.ts';
 import { nanosToIso } from '../sql/values.ts';
 import { API_SPAN_SQL, apiSpanFromRow, type ApiSpan, type ApiSpanRow } from '../traces/api-span.ts';
+import { IN_TRACE_HOURS_SQL } from '../traces/trace-hours.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 
@@ -70,10 +71,10 @@ export function spanDetailSql(projectId: string, traceId: string, spanId: string
         tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, dimensions, events, links,
         parent_span_id = '' OR parent_span_id IN (
           SELECT span_id FROM spans
-          WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+          WHERE project_id = {projectId:String} AND ${IN_TRACE_HOURS_SQL} AND trace_id = {traceId:String}
         ) AS parent_found
       FROM spans FINAL
-      WHERE project_id = {projectId:String} AND trace_id = {traceId:String} AND span_id = {spanId:String}
+      WHERE project_id = {projectId:String} AND ${IN_TRACE_HOURS_SQL} AND trace_id = {traceId:String} AND span_id = {spanId:String}
       LIMIT 1`;
   return { query, params: { projectId, traceId, spanId } };
 }

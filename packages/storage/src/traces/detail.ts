@@ -4,6 +4,7 @@ import { TRACE_TEXT_SQL } from './aggregate.ts';
 import { API_SPAN_TUPLES, traceFiguresOfSpans } from './figures.ts';
 import { TRACE_FLAGS_OF_TRACE_SQL, judgedFlags, type JudgedFlags } from './flags.ts';
 import type { TraceRecord } from './record.ts';
+import { IN_TRACE_HOURS_SQL } from './trace-hours.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 
@@ -15,7 +16,9 @@ export function traceWithSpansSql(projectId: string, traceId: string): Statement
         ${API_SPAN_TUPLES.sql} AS trace_span_rows,
         ${TRACE_FLAGS_OF_TRACE_SQL} AS trace_flag_rows
       FROM spans FINAL
-      PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+      PREWHERE project_id = {projectId:String}
+        AND ${IN_TRACE_HOURS_SQL}
+        AND trace_id = {traceId:String}
       GROUP BY trace_id`;
   return { query, params: { projectId, traceId } };
 }

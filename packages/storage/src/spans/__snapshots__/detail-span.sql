@@ -4,8 +4,8 @@
         tool_arguments, tool_call_id, attributes, attribute_refs, resource_attributes, dimensions, events, links,
         parent_span_id = '' OR parent_span_id IN (
           SELECT span_id FROM spans
-          WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+          WHERE project_id = {projectId:String} AND toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String}) AND trace_id = {traceId:String}
         ) AS parent_found
       FROM spans FINAL
-      WHERE project_id = {projectId:String} AND trace_id = {traceId:String} AND span_id = {spanId:String}
+      WHERE project_id = {projectId:String} AND toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String}) AND trace_id = {traceId:String} AND span_id = {spanId:String}
       LIMIT 1

@@ -6,5 +6,7 @@
   SELECT groupArray((flags, details)) FROM trace_flags FINAL
   WHERE project_id = {projectId:String} AND trace_id = {traceId:String}) AS trace_flag_rows
       FROM spans FINAL
-      PREWHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+      PREWHERE project_id = {projectId:String}
+        AND toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String})
+        AND trace_id = {traceId:String}
       GROUP BY trace_id

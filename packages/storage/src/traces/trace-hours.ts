@@ -1,0 +1,8 @@
+/**
+ * A condition on spans rows: they start in an hour that trace {traceId} of project
+ * {projectId} has spans in. The hours come from trace_hours (migration 0020), a point read
+ * on its key; with them the spans key reaches past the project to those hours' granules,
+ * where the trace id alone could only have every hour's bloom filter checked.
+ */
+export const IN_TRACE_HOURS_SQL =
+  'toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String})';
