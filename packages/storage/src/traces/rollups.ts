@@ -5,6 +5,7 @@ import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS } from './filter.ts';
+import { recordHourFigures } from './hour-figures.ts';
 
 /**
  * Trace rollups: one row per trace of a past hour, so that summaries, lists and exports
@@ -147,7 +148,8 @@ function spansReadBy(run: readonly DueRollupHour[]): number {
  * spans are read after the counts were taken, so they hold at least what was counted;
  * rows written in between change an hour's count and make readers skip it. Each hour gets
  * a version of its own (consecutive ones, from the run's first hour on): readers take a
- * version to name one computation of one hour (rows.ts). The rows of earlier versions
+ * version to name one computation of one hour (rows.ts). The hours' summary figures
+ * (hour-figures.ts) are taken from the rows just written. The rows of earlier versions
  * stay until dropSupersededRollups.
  */
 export async function rollUpHours(storage: Storage, run: readonly DueRollupHour[], opts: { spansPerPart?: number } = {}): Promise<void> {
@@ -165,6 +167,7 @@ export async function rollUpHours(storage: Storage, run: readonly DueRollupHour[
     const statement = rollupPartSql(hours, { version, parts, part });
     await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.compute') });
   }
+  await recordHourFigures(storage, hours, { first: version, last: version + hourIndex(last) });
   const computedAt = Date.now();
   await storage.client.insert({
     table: 'trace_rollup_hours',
