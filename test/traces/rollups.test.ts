@@ -169,8 +169,11 @@ describe('trace rollups', () => {
     expect(liveProd.traceCount).toBe(3);
     expect(liveSession.traceCount).toBe(2);
 
-    // The summary does read them: a row added to the first trace's hour shows up.
+    // The summary does read them: a row added to the first trace's hour shows up, in its
+    // hour figures for a plain summary (they cover the hour whole), in its trace rollups for
+    // a filtered one.
     const firstHour = hourOf(TRACES[0]!.startMs);
+    const okBefore = (await summary('&status=ok')).traceCount;
     await svc.service.storage.client.insert({
       table: 'trace_rollups',
       values: [
@@ -181,7 +184,13 @@ describe('trace rollups', () => {
       ],
       format: 'JSONEachRow',
     });
+    await svc.service.storage.client.insert({
+      table: 'trace_hour_figures',
+      values: [{ project_id: 'default', hour: firstHour / 1000, version: first.get(firstHour), hour_traces: 1, hour_spans: 7 }],
+      format: 'JSONEachRow',
+    });
     expect(await summary()).toMatchObject({ traceCount: 6, spanCount: 17 });
+    expect((await summary('&status=ok')).traceCount).toBe(okBefore + 1);
     expect((await timeseries(SERIES[0]!)).reduce<number>((n, v) => n + (v ?? 0), 0)).toBe(6);
 
     // A late span for the first trace: its hour is read from spans again at once (the
