@@ -117,6 +117,22 @@ export function splitByRollups(
   };
 }
 
+/** The rolled-up hours that lie wholly within the window: all their traces start in it. */
+export function wholeHours(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, rollups: readonly RolledUpHour[]): RolledUpHour[] {
+  return rollups.filter((h) => h.hourMs >= filter.startTimeMs && h.hourMs + HOUR_MS <= filter.endTimeMs);
+}
+
+/**
+ * `table` (trace_hour_figures or trace_rollups) with a WHERE keeping the rows of the `whole`
+ * hours' computations (parameters `wholeHours`, `wholeVersions`, put in `params`).
+ */
+export function wholeHoursOf(table: string, whole: readonly RolledUpHour[], params: Record<string, unknown>): string {
+  params.wholeHours = whole.map((h) => h.hourMs / 1000);
+  params.wholeVersions = whole.map((h) => h.version);
+  // A version names one computation of one hour, so hours and versions match pairwise.
+  return `${table} WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}`;
+}
+
 /** The hours of the list that the window's hours include. */
 function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, hours: readonly RolledUpHour[]): RolledUpHour[] {
   const first = Math.floor(filter.startTimeMs / HOUR_MS) * HOUR_MS;

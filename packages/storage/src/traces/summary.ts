@@ -4,8 +4,8 @@ import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts } from './aggregate.ts';
 import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from './hour-figures.ts';
-import { HOUR_MS, type RolledUpHour } from './rollups.ts';
-import { rollupsToRead, traceRowsSql } from './rows.ts';
+import type { RolledUpHour } from './rollups.ts';
+import { rollupsToRead, traceRowsSql, wholeHours, wholeHoursOf } from './rows.ts';
 import { traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
 
 /** Figures over all traces matching a filter. */
@@ -112,12 +112,8 @@ export function traceSummarySql(filter: TraceFilter, rollups: readonly RolledUpH
   const figures = [`SELECT ${HOUR_FIGURE_STATES_SQL}\n        FROM (${traces}) AS t\n        WHERE ${where}`];
   const traceIds = [`SELECT trace_id FROM (${traces}) WHERE ${where}`];
   if (whole.length > 0) {
-    const wholeHoursOf = (table: string) =>
-      `${table} WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}`;
-    figures.push(`SELECT ${HOUR_FIGURE_COLUMNS} FROM ${wholeHoursOf('trace_hour_figures')}`);
-    traceIds.push(`SELECT trace_id FROM ${wholeHoursOf('trace_rollups')}`);
-    sql.params.wholeHours = whole.map((h) => h.hourMs / 1000);
-    sql.params.wholeVersions = whole.map((h) => h.version);
+    figures.push(`SELECT ${HOUR_FIGURE_COLUMNS} FROM ${wholeHoursOf('trace_hour_figures', whole, sql.params)}`);
+    traceIds.push(`SELECT trace_id FROM ${wholeHoursOf('trace_rollups', whole, sql.params)}`);
   }
   const query = `
       SELECT *
@@ -127,11 +123,6 @@ export function traceSummarySql(filter: TraceFilter, rollups: readonly RolledUpH
       ) AS summary_figures
       CROSS JOIN (${flagCountsSql(traceIds.join(' UNION ALL '))}) AS summary_flags`;
   return { query, params: sql.params };
-}
-
-/** The rolled-up hours that lie wholly within the window: all their traces start in it. */
-function wholeHours(filter: TraceFilter, rollups: readonly RolledUpHour[]): RolledUpHour[] {
-  return rollups.filter((h) => h.hourMs >= filter.startTimeMs && h.hourMs + HOUR_MS <= filter.endTimeMs);
 }
 
 function traceSummaryFromRow(row: TraceSummaryRow, filter: TraceFilter): TraceSummary {
