@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactRollupHours, type RolledUpHour, type TraceFilter } from '@aos/storage';
+import { measureByName, MEASURE_NAMES, type MeasureName } from '@aos/storage';
 import { traceSummarySql } from '../../packages/storage/src/traces/summary.ts';
+import { hourlyTimeseriesSql } from '../../packages/storage/src/traces/timeseries-hourly.ts';
+import { measureSourceSql, timeseriesSql } from '../../packages/storage/src/traces/timeseries.ts';
+import type { Statement } from '../../packages/storage/src/sql/statement.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
-// A summary without trace conditions reads the rolled-up hours its window covers whole from
-// trace_hour_figures; these tests hold it to the per-trace reading and to the spans alone,
+// A summary without trace conditions, and an ungrouped timeseries of whole-hour buckets,
+// read the rolled-up hours the window covers whole from trace_hour_figures; these tests hold
+// them to the per-trace reading and to the spans alone,
 // on the same data: sessions, users, quantiles, masked rules, flags judged after the rollup,
 // windows that cut hours, and live hours read from spans.
 let svc: TestService;
@@ -129,13 +134,13 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-describe('trace summaries over hour figures', () => {
-  const WINDOWS: Array<[string, TraceFilter]> = [
+const WINDOWS: Array<[string, TraceFilter]> = [
     ['whole hours', { projectId: PROJECT, startTimeMs: BASE, endTimeMs: BASE + 6 * HOUR }],
     ['hours cut at both ends', { projectId: PROJECT, startTimeMs: BASE + 20 * 60_000, endTimeMs: BASE + 4 * HOUR + 30 * 60_000 }],
     ['past and live hours', { projectId: PROJECT, startTimeMs: BASE - HOUR, endTimeMs: Date.now() + 60_000 }],
-  ];
+];
 
+describe('trace summaries over hour figures', () => {
   for (const [name, filter] of WINDOWS) {
     it(`give what the per-trace reading and the spans give: ${name}`, async () => {
       const rollups = await exactRollupHours(svc.service.storage, PROJECT, filter);
@@ -168,5 +173,43 @@ describe('trace summaries over hour figures', () => {
     // Durations of ≤ 8192 traces: exact quantiles, as the per-trace reading gives them.
     const durations = TRACES.map((t) => t.durationMs).sort((a, b) => a - b);
     expect((row.summary_duration_quantiles as number[])[0]).toBeCloseTo(durations[25]!, 6);
+  });
+});
+
+/** The statement's rows, values as numbers with cost's float noise rounded off (sums in another order differ in the last bits). */
+async function seriesRows(statement: Statement) {
+  const result = await svc.service.storage.client.query({ query: statement.query, query_params: statement.params, format: 'JSONEachRow' });
+  const rows = await result.json<{ bucket: number; grp: string; value: number | string | null }>();
+  return rows.map((r) => ({ ...r, value: r.value === null ? null : Number(Number(r.value).toFixed(10)) }));
+}
+
+describe('timeseries over hour figures', () => {
+  for (const [name, filter] of WINDOWS) {
+    it(`give what the per-trace reading gives, every measure they serve, hours to days: ${name}`, async () => {
+      const rollups = await exactRollupHours(svc.service.storage, PROJECT, filter);
+      let served = 0;
+      for (const measure of MEASURE_NAMES as MeasureName[]) {
+        for (const stepSeconds of [3600, 7200, 86_400]) {
+          const hourly = hourlyTimeseriesSql(filter, measure, stepSeconds, rollups);
+          if (!hourly) continue;
+          served++;
+          const perTrace = timeseriesSql(measureSourceSql(filter, measureByName(measure), rollups), { measure, stepSeconds }, null);
+          const fast = await seriesRows(hourly);
+          expect(fast, `${measure} every ${stepSeconds} s`).toEqual(await seriesRows(perTrace));
+          expect(fast.length, `${measure} every ${stepSeconds} s`).toBeGreaterThan(0);
+        }
+      }
+      // Every measure but the mean cost, the flag rate and the mean score.
+      expect(served).toBe((MEASURE_NAMES.length - 3) * 3);
+    });
+  }
+
+  it('are not read for buckets that cut hours, nor for a filter with trace conditions', () => {
+    const [, filter] = WINDOWS[0]!;
+    const rollups = [{ hourMs: BASE, version: 1 }];
+    expect(hourlyTimeseriesSql(filter, 'trace_count', 3600, rollups)).not.toBeNull();
+    expect(hourlyTimeseriesSql(filter, 'trace_count', 1800, rollups)).toBeNull();
+    expect(hourlyTimeseriesSql({ ...filter, environment: 'prod' }, 'trace_count', 3600, rollups)).toBeNull();
+    expect(hourlyTimeseriesSql(filter, 'flag_rate', 3600, rollups)).toBeNull();
   });
 });
