@@ -255,8 +255,16 @@ describe('trace rollups', () => {
     const due = { projectId: 'default', hourMs: hourA1, writtenAround: Number(recorded!.written), writtenIn: 0, currentVersion: Number(recorded!.version) };
     await rollUpHours(svc.service.storage, [due], { spansPerPart: 1 });
     await dropSupersededRollups(svc.service.storage, [due]);
-    expect((await rolledUpVersions()).get(hourA1)).toBeGreaterThan(Number(recorded!.version));
+    const current = (await rolledUpVersions()).get(hourA1)!;
+    expect(current).toBeGreaterThan(Number(recorded!.version));
     expect(await summary()).toEqual(before);
+    // The hour's figures: of the versions kept (the previous one, still readable, and the new one).
+    const figures = await svc.service.storage.client.query({
+      query: `SELECT DISTINCT toString(version) AS version FROM trace_hour_figures WHERE project_id = 'default' AND hour = toDateTime({hour:UInt32}, 'UTC') ORDER BY version`,
+      query_params: { hour: hourA1 / 1000 },
+      format: 'JSONEachRow',
+    });
+    expect((await figures.json<{ version: string }>()).map((r) => Number(r.version))).toEqual([Number(recorded!.version), current]);
   });
 
   it('gives the same rows when consecutive hours are rolled up by one statement as hour by hour', async () => {

@@ -222,20 +222,31 @@ export function rollupPartSql(hours: RollupHours, run: { version: number; parts:
  * they were due: `currentVersion` is then the previous one), so a reader that read the
  * previous record a moment ago still finds its rows. One statement for all of them: a
  * delete costs about a second however few rows it removes (it marks rows in the table's
- * parts), so a pass deletes once, not once per hour.
+ * parts), so a pass deletes once, not once per hour. The hours' figures of those versions
+ * (hour-figures.ts) go the same way, in a second statement on their much smaller table.
  */
 export async function dropSupersededRollups(storage: Storage, rolledUp: readonly DueRollupHour[]): Promise<void> {
   const superseded = rolledUp.filter((h) => h.currentVersion > 0);
   if (superseded.length === 0) return;
-  const statement = dropSupersededRollupsSql(superseded, storage.cluster);
-  await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.drop-superseded') });
+  for (const table of ['trace_rollups', 'trace_hour_figures'] as const) {
+    const statement = dropSupersededRollupsSql(superseded, storage.cluster, table);
+    await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.drop-superseded') });
+  }
 }
 
-/** The statement of dropSupersededRollups for hours rolled up before; on a cluster, run on every shard's local table. */
-export function dropSupersededRollupsSql(superseded: readonly DueRollupHour[], cluster: string | undefined): Statement {
-  const table = cluster ? `trace_rollups_local ON CLUSTER ${cluster}` : 'trace_rollups';
+/**
+ * The statement of dropSupersededRollups for hours rolled up before, on `table`; on a
+ * cluster, trace rollups are deleted on every shard's local table (hour figures are
+ * replicated to every node: deleting from the table reaches them all).
+ */
+export function dropSupersededRollupsSql(
+  superseded: readonly DueRollupHour[],
+  cluster: string | undefined,
+  table: 'trace_rollups' | 'trace_hour_figures' = 'trace_rollups',
+): Statement {
+  const target = cluster && table === 'trace_rollups' ? `trace_rollups_local ON CLUSTER ${cluster}` : table;
   const query = `
-      DELETE FROM ${table}
+      DELETE FROM ${target}
       WHERE project_id IN {projects:Array(String)} AND hour IN {hours:Array(DateTime)}
         AND arrayExists((p, h, previous) -> p = project_id AND h = hour AND version < previous, {projects:Array(String)}, {hours:Array(DateTime)}, {previous:Array(UInt64)})`;
   const params = {
