@@ -4,7 +4,7 @@ import type { Statement } from '../sql/statement.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 
 /**
- * Trace hour figures (migration 0020): the summary figures of a rolled-up hour's traces as
+ * Trace hour figures (migration 0021): the summary figures of a rolled-up hour's traces as
  * one row of mergeable states, written by the rollup pass from the hour's trace rollups,
  * under the same version. A summary merges these rows for the hours its window covers whole
  * and the states of its other traces (summary.ts): a row per hour instead of one per trace.
