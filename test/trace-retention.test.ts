@@ -60,6 +60,7 @@ async function rowsOf(project: Project, age: Age): Promise<Record<string, number
     trace_flags: await byTrace('trace_flags'),
     trace_rollups: await byTrace('trace_rollups'),
     trace_rollup_hours: await byHour('trace_rollup_hours'),
+    trace_hour_figures: await byHour('trace_hour_figures'),
     span_hour_writes: await byHour('span_hour_writes'),
     exports: await count('exports WHERE project_id = {projectId:String} AND id = {id:String}', p),
     findings: await count("findings WHERE project_id = {projectId:String} AND dedupe_key = concat('retention:', {id:String})", p),
@@ -69,7 +70,7 @@ async function rowsOf(project: Project, age: Age): Promise<Record<string, number
   };
 }
 
-const TABLES = ['spans', 'trace_hours', 'scores', 'trace_flags', 'trace_rollups', 'trace_rollup_hours', 'span_hour_writes', 'exports', 'findings', 'finding_history', 'monitor_events', 'evaluator_backfill_items'];
+const TABLES = ['spans', 'trace_hours', 'scores', 'trace_flags', 'trace_rollups', 'trace_rollup_hours', 'trace_hour_figures', 'span_hour_writes', 'exports', 'findings', 'finding_history', 'monitor_events', 'evaluator_backfill_items'];
 const none = Object.fromEntries(TABLES.map((t) => [t, 0]));
 
 /** Every table has at least one row of it. */

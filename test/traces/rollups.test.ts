@@ -169,8 +169,11 @@ describe('trace rollups', () => {
     expect(liveProd.traceCount).toBe(3);
     expect(liveSession.traceCount).toBe(2);
 
-    // The summary does read them: a row added to the first trace's hour shows up.
+    // The summary does read them: a row added to the first trace's hour shows up, in its
+    // hour figures for a plain summary (they cover the hour whole), in its trace rollups for
+    // a filtered one.
     const firstHour = hourOf(TRACES[0]!.startMs);
+    const okBefore = (await summary('&status=ok')).traceCount;
     await svc.service.storage.client.insert({
       table: 'trace_rollups',
       values: [
@@ -181,7 +184,13 @@ describe('trace rollups', () => {
       ],
       format: 'JSONEachRow',
     });
+    await svc.service.storage.client.insert({
+      table: 'trace_hour_figures',
+      values: [{ project_id: 'default', hour: firstHour / 1000, version: first.get(firstHour), hour_traces: 1, hour_spans: 7 }],
+      format: 'JSONEachRow',
+    });
     expect(await summary()).toMatchObject({ traceCount: 6, spanCount: 17 });
+    expect((await summary('&status=ok')).traceCount).toBe(okBefore + 1);
     expect((await timeseries(SERIES[0]!)).reduce<number>((n, v) => n + (v ?? 0), 0)).toBe(6);
 
     // A late span for the first trace: its hour is read from spans again at once (the
@@ -246,8 +255,16 @@ describe('trace rollups', () => {
     const due = { projectId: 'default', hourMs: hourA1, writtenAround: Number(recorded!.written), writtenIn: 0, currentVersion: Number(recorded!.version) };
     await rollUpHours(svc.service.storage, [due], { spansPerPart: 1 });
     await dropSupersededRollups(svc.service.storage, [due]);
-    expect((await rolledUpVersions()).get(hourA1)).toBeGreaterThan(Number(recorded!.version));
+    const current = (await rolledUpVersions()).get(hourA1)!;
+    expect(current).toBeGreaterThan(Number(recorded!.version));
     expect(await summary()).toEqual(before);
+    // The hour's figures: of the versions kept (the previous one, still readable, and the new one).
+    const figures = await svc.service.storage.client.query({
+      query: `SELECT DISTINCT toString(version) AS version FROM trace_hour_figures WHERE project_id = 'default' AND hour = toDateTime({hour:UInt32}, 'UTC') ORDER BY version`,
+      query_params: { hour: hourA1 / 1000 },
+      format: 'JSONEachRow',
+    });
+    expect((await figures.json<{ version: string }>()).map((r) => Number(r.version))).toEqual([Number(recorded!.version), current]);
   });
 
   it('gives the same rows when consecutive hours are rolled up by one statement as hour by hour', async () => {

@@ -39,6 +39,7 @@ export const EXPIRING_TABLES: readonly ExpiringTable[] = [
   { table: 'evaluator_backfill_items', sharded: false, where: 'judged_at < {cutoff:DateTime64(3)}' },
   { table: 'span_hour_writes', sharded: true, where: 'hour < {cutoff:DateTime64(3)}' },
   { table: 'trace_rollup_hours', sharded: false, where: 'hour < {cutoff:DateTime64(3)}' },
+  { table: 'trace_hour_figures', sharded: false, where: 'hour < {cutoff:DateTime64(3)}' },
   { table: 'trace_rollups', sharded: true, where: 'hour < {cutoff:DateTime64(3)}' },
   { table: 'scores', sharded: false, where: `trace_id IN (${EXPIRED_TRACES})` },
   { table: 'trace_flags', sharded: false, where: `trace_id IN (${EXPIRED_TRACES})` },

@@ -147,6 +147,11 @@ export function traceFilterSql(filter: TraceFilter): FilterSql {
   return sql;
 }
 
+/** Whether the filter narrows traces by its window alone: traceFilterSql's first two trace conditions. */
+export function windowOnly(sql: FilterSql): boolean {
+  return sql.traceConditions.length === 2 && sql.traceIdConditions.length === 0;
+}
+
 /** Traces of the scanned window that have a span meeting `condition`. */
 function spansWhere(condition: string): string {
   return `trace_id IN (

@@ -33,6 +33,7 @@ describe('rollup statements', () => {
     const hours = [due('project-1', 2, 1_767_600_000_000_002), due('project-2', 5, 1_767_600_000_000_005)];
     await expectStatement(dropSupersededRollupsSql(hours, undefined), 'rollups-drop-superseded');
     await expectStatement(dropSupersededRollupsSql(hours, 'aos_cluster'), 'rollups-drop-superseded-cluster');
+    await expectStatement(dropSupersededRollupsSql(hours, 'aos_cluster', 'trace_hour_figures'), 'rollups-drop-superseded-hour-figures-cluster');
   });
 
   it('finds the exact rolled-up hours of a window', async () => {

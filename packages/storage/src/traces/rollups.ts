@@ -5,6 +5,7 @@ import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { TRACE_ROLLUP_COLUMNS, TRACE_ROLLUP_SQL, TRACE_TEXT_COLUMNS, TRACE_TEXT_SQL } from './aggregate.ts';
 import { TRACE_SPAN_MARGIN_MS } from './filter.ts';
+import { recordHourFigures } from './hour-figures.ts';
 
 /**
  * Trace rollups: one row per trace of a past hour, so that summaries, lists and exports
@@ -147,7 +148,8 @@ function spansReadBy(run: readonly DueRollupHour[]): number {
  * spans are read after the counts were taken, so they hold at least what was counted;
  * rows written in between change an hour's count and make readers skip it. Each hour gets
  * a version of its own (consecutive ones, from the run's first hour on): readers take a
- * version to name one computation of one hour (rows.ts). The rows of earlier versions
+ * version to name one computation of one hour (rows.ts). The hours' summary figures
+ * (hour-figures.ts) are taken from the rows just written. The rows of earlier versions
  * stay until dropSupersededRollups.
  */
 export async function rollUpHours(storage: Storage, run: readonly DueRollupHour[], opts: { spansPerPart?: number } = {}): Promise<void> {
@@ -165,6 +167,7 @@ export async function rollUpHours(storage: Storage, run: readonly DueRollupHour[
     const statement = rollupPartSql(hours, { version, parts, part });
     await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.compute') });
   }
+  await recordHourFigures(storage, hours, { first: version, last: version + hourIndex(last) });
   const computedAt = Date.now();
   await storage.client.insert({
     table: 'trace_rollup_hours',
@@ -219,20 +222,31 @@ export function rollupPartSql(hours: RollupHours, run: { version: number; parts:
  * they were due: `currentVersion` is then the previous one), so a reader that read the
  * previous record a moment ago still finds its rows. One statement for all of them: a
  * delete costs about a second however few rows it removes (it marks rows in the table's
- * parts), so a pass deletes once, not once per hour.
+ * parts), so a pass deletes once, not once per hour. The hours' figures of those versions
+ * (hour-figures.ts) go the same way, in a second statement on their much smaller table.
  */
 export async function dropSupersededRollups(storage: Storage, rolledUp: readonly DueRollupHour[]): Promise<void> {
   const superseded = rolledUp.filter((h) => h.currentVersion > 0);
   if (superseded.length === 0) return;
-  const statement = dropSupersededRollupsSql(superseded, storage.cluster);
-  await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.drop-superseded') });
+  for (const table of ['trace_rollups', 'trace_hour_figures'] as const) {
+    const statement = dropSupersededRollupsSql(superseded, storage.cluster, table);
+    await storage.client.command({ query: statement.query, query_params: statement.params, ...named(storage, 'traces.rollups.drop-superseded') });
+  }
 }
 
-/** The statement of dropSupersededRollups for hours rolled up before; on a cluster, run on every shard's local table. */
-export function dropSupersededRollupsSql(superseded: readonly DueRollupHour[], cluster: string | undefined): Statement {
-  const table = cluster ? `trace_rollups_local ON CLUSTER ${cluster}` : 'trace_rollups';
+/**
+ * The statement of dropSupersededRollups for hours rolled up before, on `table`; on a
+ * cluster, trace rollups are deleted on every shard's local table (hour figures are
+ * replicated to every node: deleting from the table reaches them all).
+ */
+export function dropSupersededRollupsSql(
+  superseded: readonly DueRollupHour[],
+  cluster: string | undefined,
+  table: 'trace_rollups' | 'trace_hour_figures' = 'trace_rollups',
+): Statement {
+  const target = cluster && table === 'trace_rollups' ? `trace_rollups_local ON CLUSTER ${cluster}` : table;
   const query = `
-      DELETE FROM ${table}
+      DELETE FROM ${target}
       WHERE project_id IN {projects:Array(String)} AND hour IN {hours:Array(DateTime)}
         AND arrayExists((p, h, previous) -> p = project_id AND h = hour AND version < previous, {projects:Array(String)}, {hours:Array(DateTime)}, {previous:Array(UInt64)})`;
   const params = {

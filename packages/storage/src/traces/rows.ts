@@ -19,6 +19,11 @@ export interface TraceRowsOptions {
    * them: the engine then streams rolled-up hours as stored instead of sorting them.
    */
   storedOrder?: boolean;
+  /**
+   * Rolled-up hours (of `rollups`) whose traces the caller reads otherwise (a summary, from
+   * their hour figures): left out of the rows, neither read from trace_rollups nor from spans.
+   */
+  readElsewhere?: readonly RolledUpHour[];
 }
 
 /**
@@ -67,43 +72,65 @@ export function traceRowsSql(filter: TraceFilter, sql: FilterSql, rollups: reado
       PREWHERE ${[`project_id = {projectId:String}`, window, ...sql.traceIdConditions].join(' AND ')}
       GROUP BY trace_id
     )`;
-  const split = splitByRollups(filter, rollups, TRACE_SPAN_MARGIN_MS, sql.params);
-  if (!split.rolled) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
+  const split = splitByRollups(filter, rollups, TRACE_SPAN_MARGIN_MS, sql.params, opts.readElsewhere);
+  if (!split.anyRolledUp) return live('start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}');
+  // With every rolled-up hour read elsewhere and no live hour, no row: the rollups' condition is false.
   const fromRollups = `
     SELECT ${order('hour', 'version')}${columns}
     FROM trace_rollups
-    WHERE ${['project_id = {projectId:String}', split.rolled, ...sql.traceIdConditions].join(' AND ')}`;
+    WHERE ${['project_id = {projectId:String}', split.rolled ?? '0', ...sql.traceIdConditions].join(' AND ')}`;
   if (!split.live) return fromRollups;
   // A trace of a rolled-up hour whose spans reach into a live range is that hour's: left out here.
-  return `${fromRollups}
-    UNION ALL
-    SELECT * FROM (${live(split.live)}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
+  const fromSpans = `SELECT * FROM (${live(split.live)}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
+  return split.rolled ? `${fromRollups}\n    UNION ALL\n    ${fromSpans}` : fromSpans;
 }
 
 /**
  * The window's hours split by the rollups known exact: a condition on trace_rollups for
- * the rolled-up ones (parameters `rolledUpHours`, `rolledUpVersions`), and one on span
- * start times for the others, each with `marginMs` either side. Either is null when it
- * has no hour; the parameters go into `params`.
+ * the rolled-up ones not in `elsewhere` (parameters `rolledUpHours`: all rolled-up hours of
+ * the window, `rolledUpVersions`: those read), and one on span start times for the hours
+ * not rolled up, each with `marginMs` either side. Either is null when it has no hour;
+ * `anyRolledUp` says whether the window has a rolled-up hour. The parameters go into `params`.
  */
 export function splitByRollups(
   filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
   rollups: readonly RolledUpHour[],
   marginMs: number,
   params: Record<string, unknown>,
-): { rolled: string | null; live: string | null } {
+  elsewhere: readonly RolledUpHour[] = [],
+): { rolled: string | null; live: string | null; anyRolledUp: boolean } {
   const rolled = inWindow(filter, rollups);
   const liveRanges = hourRanges(filter, rolled.map((h) => h.hourMs), marginMs);
+  const skipped = new Set(elsewhere.map((h) => h.hourMs));
+  const read = rolled.filter((h) => !skipped.has(h.hourMs));
   if (rolled.length > 0) {
     // Hours go in as seconds since the epoch, a form any DateTime parameter reads.
     params.rolledUpHours = rolled.map((h) => h.hourMs / 1000);
-    params.rolledUpVersions = rolled.map((h) => h.version);
+    params.rolledUpVersions = read.map((h) => h.version);
   }
   return {
-    // A version names one computation of one hour, so the hours and versions match pairwise.
-    rolled: rolled.length > 0 ? 'hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}' : null,
+    // A version names one computation of one hour, so the hours and versions match pairwise
+    // (and an hour whose version is not listed is not read).
+    rolled: read.length > 0 ? 'hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}' : null,
     live: liveRanges.length > 0 ? rangesSql(params, 'live', liveRanges) : null,
+    anyRolledUp: rolled.length > 0,
   };
+}
+
+/** The rolled-up hours that lie wholly within the window: all their traces start in it. */
+export function wholeHours(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, rollups: readonly RolledUpHour[]): RolledUpHour[] {
+  return rollups.filter((h) => h.hourMs >= filter.startTimeMs && h.hourMs + HOUR_MS <= filter.endTimeMs);
+}
+
+/**
+ * `table` (trace_hour_figures or trace_rollups) with a WHERE keeping the rows of the `whole`
+ * hours' computations (parameters `wholeHours`, `wholeVersions`, put in `params`).
+ */
+export function wholeHoursOf(table: string, whole: readonly RolledUpHour[], params: Record<string, unknown>): string {
+  params.wholeHours = whole.map((h) => h.hourMs / 1000);
+  params.wholeVersions = whole.map((h) => h.version);
+  // A version names one computation of one hour, so hours and versions match pairwise.
+  return `${table} WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}`;
 }
 
 /** The hours of the list that the window's hours include. */

@@ -3,9 +3,10 @@ import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts } from './aggregate.ts';
+import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from './hour-figures.ts';
 import type { RolledUpHour } from './rollups.ts';
-import { rollupsToRead, traceRowsSql } from './rows.ts';
-import { traceFilterSql, type TraceFilter } from './filter.ts';
+import { rollupsToRead, traceRowsSql, wholeHours, wholeHoursOf } from './rows.ts';
+import { traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
 
 /** Figures over all traces matching a filter. */
 export interface TraceSummary {
@@ -56,24 +57,32 @@ interface TraceSummaryRow {
   [flagCount: `summary_flag_${string}`]: string;
 }
 
-/** Traces of the project whose current flags meet `condition` (a set a few kB to MB large: flagged traces only). */
-const flaggedTraces = (condition: string) =>
-  `trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND ${condition})`;
-
 /**
- * The flag counts: traces carrying any flag, then one column per trace flag (names from the
- * closed TRACE_FLAGS list). Set membership, not a join: joining every trace of the window
- * to its flags row cost about as much as the rest of a summary over rolled-up hours.
+ * The flag counts over the trace ids of `traceIds` (a subquery): traces carrying any flag,
+ * then one column per trace flag (names from the closed TRACE_FLAGS list). Flags are judged
+ * after an hour is rolled up and change later, so they are never part of its figures: the
+ * window's traces are joined to the project's flagged ones, read once (ten set-membership
+ * subqueries, one per column, read the project's flags ten times). The flagged traces are
+ * the join's right side, the one it holds in memory: a few of the window's traces.
  */
-const FLAG_COUNT_COLUMNS = [
-  `countIf(${flaggedTraces('notEmpty(flags)')}) AS summary_flagged_traces`,
-  ...TRACE_FLAGS.map((flag) => `countIf(${flaggedTraces(`has(flags, '${flag}')`)}) AS summary_flag_${flag}`),
-].join(',\n        ');
+function flagCountsSql(traceIds: string): string {
+  const columns = [
+    'count() AS summary_flagged_traces',
+    ...TRACE_FLAGS.map((flag) => `countIf(has(flags, '${flag}')) AS summary_flag_${flag}`),
+  ].join(', ');
+  return `
+      SELECT ${columns}
+      FROM (${traceIds}) AS window_traces
+      INNER JOIN (
+        SELECT trace_id, flags FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags)
+      ) AS flagged_traces USING trace_id`;
+}
 
 /**
  * Summarizes the traces matching the filter in one query over the same trace rows that
  * trace lists use, so every filter of the filter model narrows the summary too. Days with
- * exact rollups are read from them (rows.ts).
+ * exact rollups are read from them (rows.ts), and without trace conditions the rolled-up
+ * hours the window covers whole from their hour figures (hour-figures.ts).
  */
 export async function summarizeTraces(storage: Storage, filter: TraceFilter): Promise<TraceSummary> {
   const { query, params } = traceSummarySql(filter, await rollupsToRead(storage, filter));
@@ -88,33 +97,31 @@ export async function summarizeTraces(storage: Storage, filter: TraceFilter): Pr
   return traceSummaryFromRow(row, filter);
 }
 
-/** The statement of summarizeTraces: one row of TraceSummaryRow over the filter's traces, `rollups` read from trace_rollups. */
-export function traceSummarySql(filter: TraceFilter, rollups: readonly RolledUpHour[]): Statement {
+/**
+ * The statement of summarizeTraces: one row of TraceSummaryRow over the filter's traces,
+ * `rollups` read from trace_rollups, or from trace_hour_figures for hours the window covers
+ * whole when the filter has no trace condition (unless `hourFigures` is false: the per-trace
+ * reading, which tests compare them with).
+ */
+export function traceSummarySql(filter: TraceFilter, rollups: readonly RolledUpHour[], opts: { hourFigures?: boolean } = {}): Statement {
   const sql = traceFilterSql(filter);
+  const whole = opts.hourFigures !== false && windowOnly(sql) ? wholeHours(filter, rollups) : [];
   // The trace's texts are read only when a condition looks at them.
-  const traces = traceRowsSql(filter, sql, rollups, { texts: conditionsNeedTexts(sql.traceConditions) });
-  // `quantiles` samples a reservoir of 8192 values: exact (with interpolation) up to that
-  // many traces, bounded memory and mergeable across shards beyond it.
+  const traces = traceRowsSql(filter, sql, rollups, { texts: conditionsNeedTexts(sql.traceConditions), readElsewhere: whole });
+  const where = sql.traceConditions.join(' AND ');
+  const figures = [`SELECT ${HOUR_FIGURE_STATES_SQL}\n        FROM (${traces}) AS t\n        WHERE ${where}`];
+  const traceIds = [`SELECT trace_id FROM (${traces}) WHERE ${where}`];
+  if (whole.length > 0) {
+    figures.push(`SELECT ${HOUR_FIGURE_COLUMNS} FROM ${wholeHoursOf('trace_hour_figures', whole, sql.params)}`);
+    traceIds.push(`SELECT trace_id FROM ${wholeHoursOf('trace_rollups', whole, sql.params)}`);
+  }
   const query = `
-      SELECT
-        count() AS summary_traces,
-        sum(span_count) AS summary_spans,
-        countIf(trace_status = 'error') AS summary_error_traces,
-        uniqExactIf(trace_session_id, trace_session_id != '') AS summary_sessions,
-        uniqExactIf(trace_user_id, trace_user_id != '') AS summary_users,
-        quantiles(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS summary_duration_quantiles,
-        sum(trace_cost) AS summary_cost,
-        sum(trace_input_tokens) AS summary_input_tokens,
-        sum(trace_output_tokens) AS summary_output_tokens,
-        sum(trace_total_tokens) AS summary_total_tokens,
-        sum(trace_cached_input_tokens) AS summary_cached_input_tokens,
-        sum(trace_reasoning_tokens) AS summary_reasoning_tokens,
-        sum(flagged_span_count) AS summary_flagged_spans,
-        sum(masked_span_count) AS summary_masked_spans,
-        sumMap(trace_masked_rules) AS summary_masked_rules,
-        ${FLAG_COUNT_COLUMNS}
-      FROM (${traces}) AS t
-      WHERE ${sql.traceConditions.join(' AND ')}`;
+      SELECT *
+      FROM (
+        SELECT ${SUMMARY_FROM_HOUR_FIGURES_SQL}
+        FROM (${figures.join('\n        UNION ALL\n        ')})
+      ) AS summary_figures
+      CROSS JOIN (${flagCountsSql(traceIds.join(' UNION ALL '))}) AS summary_flags`;
   return { query, params: sql.params };
 }
 

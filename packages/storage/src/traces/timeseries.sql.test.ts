@@ -4,6 +4,7 @@
 import { describe, it } from 'vitest';
 import { measureByName } from './measures.ts';
 import { measureSourceSql, timeseriesSql, timeseriesTopGroupsSql } from './timeseries.ts';
+import { hourlyTimeseriesSql } from './timeseries-hourly.ts';
 import { FILTERED, SOME_HOURS_ROLLED_UP, WINDOW, expectStatement } from './test-fixtures.ts';
 
 describe('timeseriesSql', () => {
@@ -31,5 +32,13 @@ describe('timeseriesSql', () => {
     const source = measureSourceSql(FILTERED, measureByName(request.measure), SOME_HOURS_ROLLED_UP, 'helpfulness', request.groupBy);
     await expectStatement(timeseriesTopGroupsSql(source, request.groupBy, 5), 'timeseries-dimension-top-groups');
     await expectStatement(timeseriesSql(source, request, ['acme', '']), 'timeseries-dimension');
+  });
+});
+
+describe('hourlyTimeseriesSql', () => {
+  it('reads the hours the window covers whole from their hour figures, the others per trace', async () => {
+    const statement = hourlyTimeseriesSql(WINDOW, 'latency_p95', 7200, SOME_HOURS_ROLLED_UP);
+    if (!statement) throw new Error('hour figures serve a plain window of whole-hour buckets');
+    await expectStatement(statement, 'timeseries-hourly-some-rolled-up');
   });
 });

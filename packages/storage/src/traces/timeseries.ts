@@ -6,6 +6,7 @@ import { conditionsNeedTexts, traceColumnsFor } from './aggregate.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
+import { hourlyTimeseriesSql } from './timeseries-hourly.ts';
 
 export interface TimeseriesRequest {
   measure: MeasureName;
@@ -37,7 +38,10 @@ export const OTHER_GROUP = '__other__';
  */
 export async function queryTimeseries(storage: Storage, filter: TraceFilter, request: TimeseriesRequest): Promise<TimeseriesSeries[]> {
   const measure = measureByName(request.measure);
-  const source = await measureSource(storage, filter, measure, request.scoreName, request.groupBy);
+  const rollups = await measureRollups(storage, filter, request.groupBy);
+  const source = measureSourceSql(filter, measure, rollups, request.scoreName, request.groupBy);
+  // Ungrouped, whole rolled-up hours may be read from their hour figures (timeseries-hourly.ts).
+  const hourly = request.groupBy ? null : hourlyTimeseriesSql(filter, request.measure, request.stepSeconds, rollups);
   let topGroups: string[] | null = null;
   if (request.groupBy) {
     const top = timeseriesTopGroupsSql(source, request.groupBy, request.topGroups);
@@ -49,7 +53,7 @@ export async function queryTimeseries(storage: Storage, filter: TraceFilter, req
     });
     topGroups = (await result.json<{ grp: string }>()).map((r) => r.grp);
   }
-  const { query, params } = timeseriesSql(source, request, topGroups);
+  const { query, params } = hourly ?? timeseriesSql(source, request, topGroups);
   const result = await storage.client.query({
     query,
     query_params: params,
@@ -133,9 +137,12 @@ export async function measureSource(
   scoreName?: string,
   groupBy?: GroupBy,
 ): Promise<MeasureSource> {
-  // A dimension grouping reads spans alone (below): no rollups to ask for.
-  const rollups = groupBy && groupSql(groupBy).traceColumn ? [] : await rollupsToRead(storage, filter);
-  return measureSourceSql(filter, measure, rollups, scoreName, groupBy);
+  return measureSourceSql(filter, measure, await measureRollups(storage, filter, groupBy), scoreName, groupBy);
+}
+
+/** The rolled-up hours a measure source reads: none under a dimension grouping, which reads spans alone (below). */
+function measureRollups(storage: Storage, filter: TraceFilter, groupBy?: GroupBy): Promise<readonly RolledUpHour[]> {
+  return groupBy && groupSql(groupBy).traceColumn ? Promise.resolve([]) : rollupsToRead(storage, filter);
 }
 
 /** The source of measureSource with the rolled-up hours known (unused under a dimension grouping). */

@@ -34,6 +34,10 @@ DELETE FROM span_hour_writes_local ON CLUSTER aos_cluster WHERE project_id = {pr
 SELECT 1 FROM trace_rollup_hours WHERE project_id = {projectId:String} AND hour < {cutoff:DateTime64(3)} LIMIT 1;
 DELETE FROM trace_rollup_hours WHERE project_id = {projectId:String} AND hour < {cutoff:DateTime64(3)};
 
+-- trace_hour_figures
+SELECT 1 FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour < {cutoff:DateTime64(3)} LIMIT 1;
+DELETE FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour < {cutoff:DateTime64(3)};
+
 -- trace_rollups
 SELECT 1 FROM trace_rollups WHERE project_id = {projectId:String} AND hour < {cutoff:DateTime64(3)} LIMIT 1;
 DELETE FROM trace_rollups_local ON CLUSTER aos_cluster WHERE project_id = {projectId:String} AND hour < {cutoff:DateTime64(3)};

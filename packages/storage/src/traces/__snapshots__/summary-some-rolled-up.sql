@@ -1,30 +1,36 @@
-      SELECT
-        count() AS summary_traces,
-        sum(span_count) AS summary_spans,
-        countIf(trace_status = 'error') AS summary_error_traces,
-        uniqExactIf(trace_session_id, trace_session_id != '') AS summary_sessions,
-        uniqExactIf(trace_user_id, trace_user_id != '') AS summary_users,
-        quantiles(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS summary_duration_quantiles,
-        sum(trace_cost) AS summary_cost,
-        sum(trace_input_tokens) AS summary_input_tokens,
-        sum(trace_output_tokens) AS summary_output_tokens,
-        sum(trace_total_tokens) AS summary_total_tokens,
-        sum(trace_cached_input_tokens) AS summary_cached_input_tokens,
-        sum(trace_reasoning_tokens) AS summary_reasoning_tokens,
-        sum(flagged_span_count) AS summary_flagged_spans,
-        sum(masked_span_count) AS summary_masked_spans,
-        sumMap(trace_masked_rules) AS summary_masked_rules,
-        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags))) AS summary_flagged_traces,
-        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'duplicate_tools'))) AS summary_flag_duplicate_tools,
-        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'loop'))) AS summary_flag_loop,
-        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'cost_outlier'))) AS summary_flag_cost_outlier,
-        countIf(trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, 'empty_output'))) AS summary_flag_empty_output
+      SELECT *
       FROM (
-    SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
-    FROM trace_rollups
-    WHERE project_id = {projectId:String} AND hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}
-    UNION ALL
-    SELECT * FROM (
+        SELECT sum(hour_traces) AS summary_traces,
+        sum(hour_spans) AS summary_spans,
+        sum(hour_error_traces) AS summary_error_traces,
+        uniqExactMerge(hour_sessions) AS summary_sessions,
+        uniqExactMerge(hour_users) AS summary_users,
+        quantilesMerge(0.5, 0.9, 0.95, 0.99)(hour_durations) AS summary_duration_quantiles,
+        sum(hour_cost) AS summary_cost,
+        sum(hour_input_tokens) AS summary_input_tokens,
+        sum(hour_output_tokens) AS summary_output_tokens,
+        sum(hour_total_tokens) AS summary_total_tokens,
+        sum(hour_cached_input_tokens) AS summary_cached_input_tokens,
+        sum(hour_reasoning_tokens) AS summary_reasoning_tokens,
+        sum(hour_flagged_spans) AS summary_flagged_spans,
+        sum(hour_masked_spans) AS summary_masked_spans,
+        sumMapMerge(hour_masked_rules) AS summary_masked_rules
+        FROM (SELECT count() AS hour_traces,
+          sum(span_count) AS hour_spans,
+          countIf(trace_status = 'error') AS hour_error_traces,
+          uniqExactStateIf(trace_session_id, trace_session_id != '') AS hour_sessions,
+          uniqExactStateIf(trace_user_id, trace_user_id != '') AS hour_users,
+          quantilesState(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS hour_durations,
+          sum(trace_cost) AS hour_cost,
+          sum(trace_input_tokens) AS hour_input_tokens,
+          sum(trace_output_tokens) AS hour_output_tokens,
+          sum(trace_total_tokens) AS hour_total_tokens,
+          sum(trace_cached_input_tokens) AS hour_cached_input_tokens,
+          sum(trace_reasoning_tokens) AS hour_reasoning_tokens,
+          sum(flagged_span_count) AS hour_flagged_spans,
+          sum(masked_span_count) AS hour_masked_spans,
+          sumMapState(trace_masked_rules) AS hour_masked_rules
+        FROM (SELECT * FROM (
     SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
     FROM (
       SELECT trace_id,
@@ -54,4 +60,42 @@
       PREWHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}) OR (start_time >= {liveFrom1:DateTime64(3)} AND start_time < {liveTo1:DateTime64(3)}))
       GROUP BY trace_id
     )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}) AS t
-      WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}
+        WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}
+        UNION ALL
+        SELECT hour_traces, hour_spans, hour_error_traces, hour_sessions, hour_users, hour_durations, hour_cost, hour_input_tokens, hour_output_tokens, hour_total_tokens, hour_cached_input_tokens, hour_reasoning_tokens, hour_flagged_spans, hour_masked_spans, hour_masked_rules FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)})
+      ) AS summary_figures
+      CROSS JOIN (
+      SELECT count() AS summary_flagged_traces, countIf(has(flags, 'duplicate_tools')) AS summary_flag_duplicate_tools, countIf(has(flags, 'loop')) AS summary_flag_loop, countIf(has(flags, 'cost_outlier')) AS summary_flag_cost_outlier, countIf(has(flags, 'empty_output')) AS summary_flag_empty_output
+      FROM (SELECT trace_id FROM (SELECT * FROM (
+    SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
+    FROM (
+      SELECT trace_id,
+    min(start_time) AS trace_start,
+    max(end_time) AS trace_end,
+    dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
+    if(countIf(parent_span_id = '') > 0, argMinIf(name, start_time, parent_span_id = ''), argMin(name, start_time)) AS trace_name,
+    count() AS span_count,
+    countIf(status = 'error') AS error_count,
+    multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(input_tokens, span_type IN ('llm', 'embedding')), sum(input_tokens)) AS trace_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(output_tokens, span_type IN ('llm', 'embedding')), sum(output_tokens)) AS trace_output_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(total_tokens, span_type IN ('llm', 'embedding')), sum(total_tokens)) AS trace_total_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cached_input_tokens, span_type IN ('llm', 'embedding')), sum(cached_input_tokens)) AS trace_cached_input_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(reasoning_tokens, span_type IN ('llm', 'embedding')), sum(reasoning_tokens)) AS trace_reasoning_tokens,
+    if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cost, span_type IN ('llm', 'embedding')), sum(cost)) AS trace_cost,
+    anyIf(session_id, session_id != '') AS trace_session_id,
+    anyIf(user_id, user_id != '') AS trace_user_id,
+    anyIf(environment, environment != '') AS trace_environment,
+    anyIf(service_name, service_name != '') AS trace_service_name,
+    anyIf(platform, platform != '') AS trace_platform,
+    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
+    countIf(notEmpty(quality_flags)) AS flagged_span_count,
+    countIf(notEmpty(masked_rules)) AS masked_span_count,
+    sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules
+      FROM spans FINAL
+      PREWHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}) OR (start_time >= {liveFrom1:DateTime64(3)} AND start_time < {liveTo1:DateTime64(3)}))
+      GROUP BY trace_id
+    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} UNION ALL SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}) AS window_traces
+      INNER JOIN (
+        SELECT trace_id, flags FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags)
+      ) AS flagged_traces USING trace_id) AS summary_flags
