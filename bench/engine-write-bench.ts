@@ -6,7 +6,7 @@
 // them) into a copy of `spans` of its own, the alternatives taking turns round after round.
 // CPU is the whole process's (chDB's threads run in it). Prints figures; not a test.
 // The table group (engine-table-variants.ts) prices each part of the spans table's definition.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { storageSettings } from '@aos/config';
@@ -14,6 +14,8 @@ import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
 import { decodeProtobufExport } from '@aos/otlp';
 import { SPAN_COLUMNS, encodeSpanRows, encodeSpanRowsRowBinary, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
+import { fileInsertSql, insertFileDirectory, tableStructure } from '../packages/storage/src/client/embedded-file-insert.ts';
+import { rowInsertSettings } from '../packages/storage/src/client/row-insert-settings.ts';
 import { agentRequest } from './agent-spans.ts';
 import { encodeSpanRowsCsv } from './csv-rows.ts';
 import { codecAlters, tableVariants } from './engine-table-variants.ts';
@@ -51,6 +53,8 @@ interface Variant {
   hourWritesView?: boolean;
   /** Each insert with an insert_deduplication_token, as the writer's inserts into spans. */
   tokens?: boolean;
+  /** The service's file insert with these settings in its statement over its own (fileInsertWith). */
+  insertSettings?: Record<string, number>;
 }
 
 interface Sample {
@@ -126,7 +130,13 @@ async function setSession(storage: Storage, settings: Record<string, number> | u
 }
 
 /** One timed write of every row into an emptied table, then the merge of its parts (OPTIMIZE … FINAL), timed apart. */
-async function writeOnce(storage: Storage, raw: ChdbConnection, variant: Variant, blocks: readonly Block[], rows: number, round: number): Promise<Sample> {
+/** The engine as the bench reaches it beside Storage: chDB's own handle, and the directory of the service's insert files. */
+interface RawEngine {
+  raw: ChdbConnection;
+  insertDirectory: string;
+}
+
+async function writeOnce(storage: Storage, { raw, insertDirectory }: RawEngine, variant: Variant, blocks: readonly Block[], rows: number, round: number): Promise<Sample> {
   if (!variant.engine) await storage.client.command({ query: `TRUNCATE TABLE ${variant.table}` });
   if (variant.hourWritesView) await storage.client.command({ query: `TRUNCATE TABLE IF EXISTS ${variant.table}_hour_writes` });
   await setSession(storage, variant.settings, false);
@@ -137,6 +147,7 @@ async function writeOnce(storage: Storage, raw: ChdbConnection, variant: Variant
     // Tokens unique to the round: the table keeps the last 10,000 (migration 0019) across TRUNCATE.
     const token = variant.tokens ? `${variant.table}:${round}:${i}` : undefined;
     if (variant.path === 'inline') await raw.chdb.rawInsert({ table: variant.table, columns: [...SPAN_COLUMNS], values: block, format: format as 'JSONCompactEachRow' });
+    else if (variant.insertSettings) await fileInsertWith(raw, insertDirectory, variant.table, format, block, { ...rowInsertSettings(token), ...variant.insertSettings });
     else await storage.insertRows(variant.table, SPAN_COLUMNS, format, typeof block === 'string' ? block : [block], undefined, token);
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -150,6 +161,25 @@ async function writeOnce(storage: Storage, raw: ChdbConnection, variant: Variant
     mergeCpuMicrosPerRow: (cpuNow() - cpu1) / rows,
     mergeSeconds: (performance.now() - t1) / 1000,
   };
+}
+
+const structures = new Map<string, Promise<string>>();
+let fileSequence = 0;
+
+/**
+ * The statement Storage.insertRows runs on the embedded engine (embedded-file-insert.ts), with
+ * other settings: the same file, directory and statement, so only the settings differ.
+ */
+async function fileInsertWith(raw: ChdbConnection, directory: string, table: string, format: RowFormat, block: Block, settings: Record<string, string | number>) {
+  const query = (sql: string, f: string) => raw.chdb.queryAsync(sql, { format: f });
+  if (!structures.has(table)) structures.set(table, tableStructure(query, table, SPAN_COLUMNS));
+  const file = path.join(directory, `bench-${++fileSequence}.${format}`);
+  writeFileSync(file, block, { flag: 'wx', mode: 0o600 });
+  try {
+    await query(fileInsertSql({ table, columns: SPAN_COLUMNS, file, format, structure: await structures.get(table)!, settings }), 'TabSeparated');
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 async function partBytes(storage: Storage, table: string): Promise<{ compressed: number; uncompressed: number }> {
@@ -181,6 +211,7 @@ async function main() {
     await migrate(storage);
     // A second handle on the same engine session, for chDB's raw insert (the path before issue 33).
     const raw = createChdbConnection({ path: path.join(dataDir, 'clickhouse') });
+    const engine: RawEngine = { raw, insertDirectory: insertFileDirectory(path.join(dataDir, 'clickhouse'), dataDir) };
     const [{ d: database }] = (await (await storage.client.query({ query: 'SELECT currentDatabase() AS d', format: 'JSONEachRow' })).json<{ d: string }>()) as [{ d: string }];
     await raw.chdb.queryAsync(`USE ${database}`);
     const rows = realisticRows();
@@ -216,7 +247,7 @@ async function main() {
       ...indexes.map((index) => ({ group: 'index', name: `without ${index}`, table: `w_idx_${index}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: [`DROP INDEX ${index}`] })),
       { group: 'index', name: 'without any', table: 'w_idx_none', format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: indexes.map((i) => `DROP INDEX ${i}`) },
       // The production path (RowBinary through a file, with tokens) into the table as migrated, and each part of it taken away or changed.
-      ...tableVariants(indexes).map((t, i) => ({ group: 'table', name: t.name, table: `w_table_${i}`, format: 'RowBinary', block: TODAY_BLOCK, alter: t.alter, settings: t.settings, tokens: true, hourWritesView: !t.withoutView })),
+      ...tableVariants(indexes).map((t, i) => ({ group: 'table', name: t.name, table: `w_table_${i}`, format: 'RowBinary', block: TODAY_BLOCK, alter: t.alter, settings: t.settings, tokens: true, hourWritesView: !t.withoutView, insertSettings: t.insertSettings })),
     ].filter((v) => !ONLY || ONLY.test(v.group));
 
     // Group by group, so each group's figures print as soon as its rounds are done.
@@ -232,7 +263,7 @@ async function main() {
       }
       const samples = new Map<Variant, Sample[]>(inGroup.map((v) => [v, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, raw, v, blocks.get(`${v.format}/${v.block}`)!, rows.length, round));
+        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, engine, v, blocks.get(`${v.format}/${v.block}`)!, rows.length, round));
       }
       if (group === 'format' || group === 'path') {
         const stored = inGroup.filter((v) => !v.engine);
