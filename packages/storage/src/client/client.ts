@@ -7,9 +7,9 @@ import type { StorageSettings } from '@aos/config';
 import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
 import { gatedConnection } from './gated-connection.ts';
-import { rowInsertSettings } from './row-insert-settings.ts';
 import { createStatementGate, statementKind, type StatementGateState } from './statement-gate.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
+import { rowInsertSettings } from './row-insert-settings.ts';
 import { named, type QueryName } from '../sql/query-name.ts';
 
 /** Settings every query runs with, on both engines, so results have one shape. */
