@@ -5,7 +5,8 @@
 // realistic rows (bench/agent-spans.ts → decode → spanRowsFromExport, as the writer makes
 // them) into a copy of `spans` of its own, the alternatives taking turns round after round.
 // CPU is the whole process's (chDB's threads run in it). Prints figures; not a test.
-import { mkdtempSync, rmSync } from 'node:fs';
+// The table group (engine-table-variants.ts) prices each part of the spans table's definition.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { storageSettings } from '@aos/config';
@@ -13,14 +14,17 @@ import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
 import { decodeProtobufExport } from '@aos/otlp';
 import { SPAN_COLUMNS, encodeSpanRows, encodeSpanRowsRowBinary, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
+import { fileInsertSql, insertFileDirectory, tableStructure } from '../packages/storage/src/client/embedded-file-insert.ts';
+import { rowInsertSettings } from '../packages/storage/src/client/row-insert-settings.ts';
 import { agentRequest } from './agent-spans.ts';
 import { encodeSpanRowsCsv } from './csv-rows.ts';
+import { codecAlters, tableVariants } from './engine-table-variants.ts';
 import { encodeSpanRowsTsv } from './tsv-rows.ts';
 
 /** Requests of 1,000 spans: the rows every alternative writes. */
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** Only the groups whose name matches (path, format, block, settings, codec, parse, index); all when unset. */
+/** Only the groups whose name matches (path, format, block, settings, codec, parse, index, table); all when unset. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const TODAY_BLOCK = 50_000;
 
@@ -32,10 +36,6 @@ const ENCODERS: Record<string, { format: RowFormat; encode: (rows: readonly Span
   // The production encoder (packages/storage/src/spans/span-rowbinary.ts).
   RowBinary: { format: 'RowBinary', encode: encodeSpanRowsRowBinary },
 };
-
-/** The text columns that carry most of a row's bytes. */
-const HOT_COLUMNS = ['input', 'output', 'input_messages', 'output_messages', 'system_instructions', 'tool_arguments', 'events', 'links'] as const;
-const HOT_MAPS = ['attributes', 'resource_attributes'] as const;
 
 interface Variant {
   group: string;
@@ -49,6 +49,12 @@ interface Variant {
   engine?: 'Null';
   /** `inline`: chDB's raw insert (the payload inline with the statement), the embedded path before issue 33. */
   path?: 'inline';
+  /** Feeds a copy of span_hour_writes through a copy of its materialized view, as spans does. */
+  hourWritesView?: boolean;
+  /** Each insert with an insert_deduplication_token, as the writer's inserts into spans. */
+  tokens?: boolean;
+  /** The service's file insert with these settings in its statement over its own (fileInsertWith). */
+  insertSettings?: Record<string, number>;
 }
 
 interface Sample {
@@ -102,6 +108,21 @@ async function copyOfSpans(storage: Storage, table: string, alter: string[] = []
   for (const a of alter) await storage.client.command({ query: `ALTER TABLE ${table} ${a}` });
 }
 
+/** The materialized view on spans, copied onto `table` and feeding a copy of its target of its own. */
+async function copyOfHourWritesView(storage: Storage, table: string) {
+  const result = await storage.client.query({ query: "SELECT as_select FROM system.tables WHERE database = currentDatabase() AND name = 'span_hour_writes_mv'", format: 'JSONEachRow' });
+  const [view] = await result.json<{ as_select: string }>();
+  if (!view) throw new Error('span_hour_writes_mv not found');
+  const select = view.as_select.replace(/FROM (\w+\.)?spans\b/, `FROM ${table}`);
+  if (select === view.as_select) throw new Error(`span_hour_writes_mv reads something else than spans: ${view.as_select}`);
+  await storage.client.command({ query: `CREATE TABLE ${table}_hour_writes AS span_hour_writes` });
+  await storage.client.command({ query: `CREATE MATERIALIZED VIEW ${table}_hour_writes_mv TO ${table}_hour_writes AS ${select}` });
+}
+
+async function dropCopies(storage: Storage, table: string) {
+  for (const t of [`${table}_hour_writes_mv`, `${table}_hour_writes`, table]) await storage.client.command({ query: `DROP TABLE IF EXISTS ${t}` });
+}
+
 async function setSession(storage: Storage, settings: Record<string, number> | undefined, reset: boolean) {
   for (const [name, value] of Object.entries(settings ?? {})) {
     await storage.client.command({ query: reset ? `SET ${name} = DEFAULT` : `SET ${name} = ${value}` });
@@ -109,15 +130,25 @@ async function setSession(storage: Storage, settings: Record<string, number> | u
 }
 
 /** One timed write of every row into an emptied table, then the merge of its parts (OPTIMIZE … FINAL), timed apart. */
-async function writeOnce(storage: Storage, raw: ChdbConnection, variant: Variant, blocks: readonly Block[], rows: number): Promise<Sample> {
+/** The engine as the bench reaches it beside Storage: chDB's own handle, and the directory of the service's insert files. */
+interface RawEngine {
+  raw: ChdbConnection;
+  insertDirectory: string;
+}
+
+async function writeOnce(storage: Storage, { raw, insertDirectory }: RawEngine, variant: Variant, blocks: readonly Block[], rows: number, round: number): Promise<Sample> {
   if (!variant.engine) await storage.client.command({ query: `TRUNCATE TABLE ${variant.table}` });
+  if (variant.hourWritesView) await storage.client.command({ query: `TRUNCATE TABLE IF EXISTS ${variant.table}_hour_writes` });
   await setSession(storage, variant.settings, false);
   const cpu0 = cpuNow();
   const t0 = performance.now();
   const format = ENCODERS[variant.format]!.format;
-  for (const block of blocks) {
+  for (const [i, block] of blocks.entries()) {
+    // Tokens unique to the round: the table keeps the last 10,000 (migration 0019) across TRUNCATE.
+    const token = variant.tokens ? `${variant.table}:${round}:${i}` : undefined;
     if (variant.path === 'inline') await raw.chdb.rawInsert({ table: variant.table, columns: [...SPAN_COLUMNS], values: block, format: format as 'JSONCompactEachRow' });
-    else await storage.insertRows(variant.table, SPAN_COLUMNS, format, typeof block === 'string' ? block : [block]);
+    else if (variant.insertSettings) await fileInsertWith(raw, insertDirectory, variant.table, format, block, { ...rowInsertSettings(token), ...variant.insertSettings });
+    else await storage.insertRows(variant.table, SPAN_COLUMNS, format, typeof block === 'string' ? block : [block], undefined, token);
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu1 = cpuNow();
@@ -130,6 +161,25 @@ async function writeOnce(storage: Storage, raw: ChdbConnection, variant: Variant
     mergeCpuMicrosPerRow: (cpuNow() - cpu1) / rows,
     mergeSeconds: (performance.now() - t1) / 1000,
   };
+}
+
+const structures = new Map<string, Promise<string>>();
+let fileSequence = 0;
+
+/**
+ * The statement Storage.insertRows runs on the embedded engine (embedded-file-insert.ts), with
+ * other settings: the same file, directory and statement, so only the settings differ.
+ */
+async function fileInsertWith(raw: ChdbConnection, directory: string, table: string, format: RowFormat, block: Block, settings: Record<string, string | number>) {
+  const query = (sql: string, f: string) => raw.chdb.queryAsync(sql, { format: f });
+  if (!structures.has(table)) structures.set(table, tableStructure(query, table, SPAN_COLUMNS));
+  const file = path.join(directory, `bench-${++fileSequence}.${format}`);
+  writeFileSync(file, block, { flag: 'wx', mode: 0o600 });
+  try {
+    await query(fileInsertSql({ table, columns: SPAN_COLUMNS, file, format, structure: await structures.get(table)!, settings }), 'TabSeparated');
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 async function partBytes(storage: Storage, table: string): Promise<{ compressed: number; uncompressed: number }> {
@@ -161,6 +211,7 @@ async function main() {
     await migrate(storage);
     // A second handle on the same engine session, for chDB's raw insert (the path before issue 33).
     const raw = createChdbConnection({ path: path.join(dataDir, 'clickhouse') });
+    const engine: RawEngine = { raw, insertDirectory: insertFileDirectory(path.join(dataDir, 'clickhouse'), dataDir) };
     const [{ d: database }] = (await (await storage.client.query({ query: 'SELECT currentDatabase() AS d', format: 'JSONEachRow' })).json<{ d: string }>()) as [{ d: string }];
     await raw.chdb.queryAsync(`USE ${database}`);
     const rows = realisticRows();
@@ -170,7 +221,6 @@ async function main() {
     for (const e of encodeCosts(rows)) console.log(`${e.name} | ${e.micros.toFixed(2)} | ${e.bytes.toFixed(0)}`);
 
     const indexes = await skipIndexes(storage);
-    const codec = (c: string) => [...HOT_COLUMNS.map((col) => `MODIFY COLUMN ${col} String CODEC(${c})`), ...HOT_MAPS.map((col) => `MODIFY COLUMN ${col} Map(LowCardinality(String), String) CODEC(${c})`)];
     const variants: Array<Variant & { alter?: string[] }> = [
       // How the rows reach the engine: inline through chDB's raw insert (before), the same bytes through a file (now), RowBinary through a file.
       ...(['MergeTree', 'Null'] as const).flatMap((target) => {
@@ -189,13 +239,15 @@ async function main() {
         ['max_insert_threads=2', { max_insert_threads: 2 }],
         ['min_insert_block_size_rows=1000000', { min_insert_block_size_rows: 1_000_000, min_insert_block_size_bytes: 0 }],
       ].map(([name, settings], i) => ({ group: 'settings', name: name as string, table: `w_set_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, settings: settings as Record<string, number> | undefined })),
-      ...['ZSTD(3)', 'ZSTD(1)', 'LZ4'].map((c, i) => ({ group: 'codec', name: `hot columns ${c}`, table: `w_codec_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: codec(c) })),
+      ...['ZSTD(3)', 'ZSTD(1)', 'LZ4'].map((c, i) => ({ group: 'codec', name: `ZSTD(3) columns as ${c}`, table: `w_codec_${i}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: codecAlters(c) })),
       // What the engine's parser alone costs: the same rows into a table that stores nothing.
       { group: 'parse', name: 'spans (MergeTree: parse, sort, compress, write)', table: 'w_parse_spans', format: 'JSONCompactEachRow', block: TODAY_BLOCK },
       { group: 'parse', name: 'parse only (Null engine)', table: 'w_parse_null', format: 'JSONCompactEachRow', block: TODAY_BLOCK, engine: 'Null' as const },
       { group: 'index', name: 'all skip indexes', table: 'w_idx_all', format: 'JSONCompactEachRow', block: TODAY_BLOCK },
       ...indexes.map((index) => ({ group: 'index', name: `without ${index}`, table: `w_idx_${index}`, format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: [`DROP INDEX ${index}`] })),
       { group: 'index', name: 'without any', table: 'w_idx_none', format: 'JSONCompactEachRow', block: TODAY_BLOCK, alter: indexes.map((i) => `DROP INDEX ${i}`) },
+      // The production path (RowBinary through a file, with tokens) into the table as migrated, and each part of it taken away or changed.
+      ...tableVariants(indexes).map((t, i) => ({ group: 'table', name: t.name, table: `w_table_${i}`, format: 'RowBinary', block: TODAY_BLOCK, alter: t.alter, settings: t.settings, tokens: true, hourWritesView: !t.withoutView, insertSettings: t.insertSettings })),
     ].filter((v) => !ONLY || ONLY.test(v.group));
 
     // Group by group, so each group's figures print as soon as its rounds are done.
@@ -203,13 +255,15 @@ async function main() {
     for (const group of [...new Set(variants.map((v) => v.group))]) {
       const inGroup = variants.filter((v) => v.group === group);
       for (const v of inGroup) {
+        await dropCopies(storage, v.table);
         await copyOfSpans(storage, v.table, v.alter, v.engine);
+        if (v.hourWritesView) await copyOfHourWritesView(storage, v.table);
         const key = `${v.format}/${v.block}`;
         if (!blocks.has(key)) blocks.set(key, blocksOf(rows, v.block, ENCODERS[v.format]!.encode));
       }
       const samples = new Map<Variant, Sample[]>(inGroup.map((v) => [v, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, raw, v, blocks.get(`${v.format}/${v.block}`)!, rows.length));
+        for (const v of inGroup) samples.get(v)!.push(await writeOnce(storage, engine, v, blocks.get(`${v.format}/${v.block}`)!, rows.length, round));
       }
       if (group === 'format' || group === 'path') {
         const stored = inGroup.filter((v) => !v.engine);
@@ -228,7 +282,7 @@ async function main() {
             `${(median(s.map((x) => x.cpuMicrosPerRow)) / cpuBaseline(v)).toFixed(2)} | ` +
             `${median(s.map((x) => x.mergeCpuMicrosPerRow)).toFixed(1)} | ${median(s.map((x) => x.mergeSeconds)).toFixed(2)} | ${(compressed / 2 ** 20).toFixed(1)}`,
         );
-        await storage.client.command({ query: `DROP TABLE ${v.table}` });
+        await dropCopies(storage, v.table);
       }
     }
     console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

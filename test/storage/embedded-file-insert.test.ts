@@ -182,6 +182,26 @@ describe('span rows as RowBinary', () => {
     ]);
   });
 
+  it('writes a span sent twice in one insert as it comes (no merge pass at insert): reads with FINAL, merges and span_hour_writes see what they saw before', async () => {
+    const first = agentSpanRows(3, 200, 7).map((r) => ({ ...r, project_id: 'p-twice' }));
+    const again = first.map((r) => ({ ...r, output: 'sent again', ingested_at: r.ingested_at + 1 }));
+    await storage.insertRows('spans', SPAN_COLUMNS, 'RowBinary', [encodeSpanRowsRowBinary([...first, ...again])]);
+    const count = async (final: string) => Number((await query<{ n: string }>(`SELECT count() AS n FROM spans ${final} WHERE project_id = 'p-twice'`))[0]!.n);
+
+    // Both copies in the part: the insert ran without optimize_on_insert (row-insert-settings.ts).
+    expect(await count('')).toBe(2 * first.length);
+    // A read with FINAL sees one row per span, the newer one, as it would had the insert collapsed them.
+    expect(await count('FINAL')).toBe(first.length);
+    const outputs = await query<{ output: string }>("SELECT DISTINCT output FROM spans FINAL WHERE project_id = 'p-twice'");
+    expect(outputs).toEqual([{ output: 'sent again' }]);
+    // The view counts every row sent, as before.
+    const [written] = await query<{ n: string }>("SELECT toString(sum(written)) AS n FROM span_hour_writes WHERE project_id = 'p-twice'");
+    expect(written!.n).toBe(String(2 * first.length));
+    // A merge leaves one on disk.
+    await storage.client.command({ query: 'OPTIMIZE TABLE spans FINAL' });
+    expect(await count('')).toBe(first.length);
+  });
+
   it('has rows that end inside a row, or are not RowBinary at all, refused as the rows’ fault (parse)', async () => {
     const bytes = encodeSpanRowsRowBinary(agentSpanRows(1, 100, 5));
     for (const bad of [bytes.subarray(0, bytes.length - 5), Buffer.from(encodeSpanRows(agentSpanRows(1, 100, 5)))]) {

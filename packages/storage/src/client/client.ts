@@ -8,6 +8,7 @@ import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
 import { openEngineSessions, statementKind, type EngineClock, type EngineSessions } from './engine-sessions.ts';
 import { routedConnection } from './routed-connection.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
+import { rowInsertSettings } from './row-insert-settings.ts';
 import { named, type QueryName } from '../sql/query-name.ts';
 
 /** Settings every query runs with, on both engines, so results have one shape. */
@@ -56,7 +57,9 @@ export interface Storage {
    * each other) through the fastest path each engine has; `name` goes to a server as the
    * insert's `log_comment` (see sql/query-name.ts). With a `token`, the insert is
    * `insert_deduplication_token`: the same rows sent again with the same token store
-   * nothing (on tables with a deduplication window, see migration 0019).
+   * nothing (on tables with a deduplication window, see migration 0019). Rows of one key in
+   * one insert are not collapsed as they are written (row-insert-settings.ts): the tables
+   * it feeds are read with FINAL.
    */
   insertRows(table: string, columns: readonly string[], format: RowFormat, body: RowsBody, name?: QueryName, token?: string): Promise<void>;
   close(): Promise<void>;
@@ -182,7 +185,7 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     durability: settings.durability,
     async insertRows(table, columns, format, body, name, token) {
       if (body.length === 0) return;
-      const settings = token === undefined ? undefined : { insert_deduplication_token: token };
+      const settings = rowInsertSettings(token);
       const result = await client.exec({
         query: serverInsertSql(table, columns, format),
         // Parts are streamed one after the other, not joined first.

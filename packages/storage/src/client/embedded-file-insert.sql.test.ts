@@ -2,9 +2,10 @@
 // A changed snapshot is a changed statement: review the .sql diffs as you would a
 // hand-written query. The engine takes no bound parameters here, so the parameters are
 // always none and the values are quoted in.
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectStatement } from '../sql/expect-statement.ts';
 import { columnsProbeSql, fileInsertSql, tableColumnsSql } from './embedded-file-insert.ts';
+import { rowInsertSettings } from './row-insert-settings.ts';
 
 const INSERT = {
   table: 'scores',
@@ -15,12 +16,16 @@ const INSERT = {
 };
 
 describe('fileInsertSql', () => {
-  it('reads the file into the columns with the table’s own types', async () => {
-    await expectStatement({ query: fileInsertSql(INSERT), params: {} }, 'file-insert');
+  it('reads the file into the columns with the table’s own types, with the row inserts’ settings', async () => {
+    await expectStatement({ query: fileInsertSql({ ...INSERT, settings: rowInsertSettings() }), params: {} }, 'file-insert');
   });
 
   it('carries a deduplication token, quoted, when the insert has one', async () => {
-    await expectStatement({ query: fileInsertSql({ ...INSERT, token: "block-7'a" }), params: {} }, 'file-insert-token');
+    await expectStatement({ query: fileInsertSql({ ...INSERT, settings: rowInsertSettings("block-7'a") }), params: {} }, 'file-insert-token');
+  });
+
+  it('has no SETTINGS clause without settings', () => {
+    expect(fileInsertSql({ ...INSERT, settings: {} })).not.toContain('SETTINGS');
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { rowInsertSettings } from './row-insert-settings.ts';
 
 /**
  * Inserts into the embedded engine through a file: each insert's bytes are written to a
@@ -69,7 +70,7 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
       try {
         // A failure here (ENOSPC on /dev/shm, EACCES…) stays Node's own error, with its errno code.
         await writeFile(file, body, { flag: 'wx', mode: 0o600 });
-        await query(fileInsertSql({ table, columns, file, format, structure, token }), 'TabSeparated');
+        await query(fileInsertSql({ table, columns, file, format, structure, settings: rowInsertSettings(token) }), 'TabSeparated');
       } catch (err) {
         // The table may have changed under the cached structure: read it again next time.
         structures.delete(key);
@@ -85,8 +86,9 @@ export function openFileInserts(engineDir: string, dataDir: string, query: Engin
 
 /**
  * The statement of one file insert: the rows of `file`, parsed as `format` into `structure`
- * (tableStructure's), into these columns. Values are written in as quoted literals: the
- * engine's queryAsync takes no bound parameters.
+ * (tableStructure's), into these columns, with these settings (the service's inserts: those
+ * of row-insert-settings.ts). Values are written in as quoted literals: the engine's
+ * queryAsync takes no bound parameters.
  */
 export function fileInsertSql(insert: {
   table: string;
@@ -94,12 +96,13 @@ export function fileInsertSql(insert: {
   file: string;
   format: string;
   structure: string;
-  token?: string;
+  settings: Readonly<Record<string, string | number>>;
 }): string {
-  const { table, columns, file, format, structure, token } = insert;
-  // Measured on chDB: a token deduplicates INSERT … SELECT FROM file() as it does a plain insert.
-  const settings = token === undefined ? '' : ` SETTINGS insert_deduplication_token = ${sqlString(token)}`;
-  return `INSERT INTO ${table} (${columns.join(', ')})${settings} SELECT * FROM file(${sqlString(file)}, ${sqlString(format)}, ${sqlString(structure)})`;
+  const { table, columns, file, format, structure, settings } = insert;
+  // Measured on chDB: a token (insert_deduplication_token) deduplicates INSERT … SELECT FROM file() as it does a plain insert.
+  const assignments = Object.entries(settings).map(([name, value]) => `${name} = ${typeof value === 'string' ? sqlString(value) : value}`);
+  const clause = assignments.length === 0 ? '' : ` SETTINGS ${assignments.join(', ')}`;
+  return `INSERT INTO ${table} (${columns.join(', ')})${clause} SELECT * FROM file(${sqlString(file)}, ${sqlString(format)}, ${sqlString(structure)})`;
 }
 
 /**

@@ -1,1 +1,1 @@
-INSERT INTO scores (project_id, id, value) SETTINGS insert_deduplication_token = 'block-7\'a' SELECT * FROM file('/dev/shm/aos-inserts-0123456789abcdef/1.JSONCompactEachRow', 'JSONCompactEachRow', '`project_id` String, `id` String, `value` Float64 DEFAULT 0')
+INSERT INTO scores (project_id, id, value) SETTINGS optimize_on_insert = 0, insert_deduplication_token = 'block-7\'a' SELECT * FROM file('/dev/shm/aos-inserts-0123456789abcdef/1.JSONCompactEachRow', 'JSONCompactEachRow', '`project_id` String, `id` String, `value` Float64 DEFAULT 0')

@@ -1,1 +1,1 @@
-INSERT INTO scores (project_id, id, value) SELECT * FROM file('/dev/shm/aos-inserts-0123456789abcdef/1.JSONCompactEachRow', 'JSONCompactEachRow', '`project_id` String, `id` String, `value` Float64 DEFAULT 0')
+INSERT INTO scores (project_id, id, value) SETTINGS optimize_on_insert = 0 SELECT * FROM file('/dev/shm/aos-inserts-0123456789abcdef/1.JSONCompactEachRow', 'JSONCompactEachRow', '`project_id` String, `id` String, `value` Float64 DEFAULT 0')
