@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './env.ts';
+import { ingestSettings } from './ingest-settings.ts';
 import {
   apiSettings,
   authSettings,
   httpSettings,
-  ingestSettings,
   logSettings,
   maskingSettings,
   monitorSettings,
