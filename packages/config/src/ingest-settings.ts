@@ -9,6 +9,8 @@ export const INGEST_SETTINGS = {
   INGEST_MAX_BODY_BYTES: intSetting(64 * MiB, 1024),
   /** Queued batches; at ~1.4 MB per 1,000-span batch of rows, 500 bounds Redis near 700 MB. */
   INGEST_MAX_QUEUE_DEPTH: intSetting(500, 1),
+  /** Queued spans past this many seconds of what the writers stored recently: 503 (apps/ingest writer-pace-pressure.ts); 0: never. */
+  INGEST_MAX_QUEUE_SECONDS: intSetting(10, 0, 3600),
   INGEST_RETRY_AFTER_SECONDS: intSetting(5, 1, 3600),
   INGEST_MAX_READ_WAIT_MS: intSetting(2000, 0), // all-in-one, embedded engine: see readWaitPressure (twice the insert target)
   /** How long ingest trusts its copy of a project's masking policy and dimension keys;
@@ -48,6 +50,7 @@ export function ingestSettings(env: Env) {
     ...spanRowSettings(env),
     maxBodyBytes: s.INGEST_MAX_BODY_BYTES,
     maxQueueDepth: s.INGEST_MAX_QUEUE_DEPTH,
+    maxQueueSeconds: s.INGEST_MAX_QUEUE_SECONDS,
     retryAfterSeconds: s.INGEST_RETRY_AFTER_SECONDS,
     maxReadWaitMs: s.INGEST_MAX_READ_WAIT_MS,
     projectSettingsTtlMs: s.PROJECT_SETTINGS_TTL_MS,

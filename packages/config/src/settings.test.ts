@@ -52,6 +52,7 @@ describe('settings', () => {
       modelPricesFile: undefined,
       maxBodyBytes: 64 * 1024 * 1024,
       maxQueueDepth: 500,
+      maxQueueSeconds: 10,
       retryAfterSeconds: 5,
       maxReadWaitMs: 2000,
       projectSettingsTtlMs: 5000,

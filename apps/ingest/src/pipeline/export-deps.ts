@@ -26,9 +26,15 @@ export interface ExportDeps<Payload> {
   pressure?: readonly PressureSource[];
 }
 
-/** A receiver's reasons to refuse exports for now: its queue above INGEST_MAX_QUEUE_DEPTH, then the process's own. */
-export function exportBackpressure(deps: Pick<ExportDeps<unknown>, 'queue' | 'settings' | 'pressure'>): Backpressure {
-  return createBackpressure([queueDepthPressure(deps.queue, deps.settings.maxQueueDepth), ...(deps.pressure ?? [])]);
+/**
+ * A receiver's reasons to refuse exports for now: its queue above INGEST_MAX_QUEUE_DEPTH,
+ * then the signal's own (`signalPressure`: spans, the writers' pace), then the process's.
+ */
+export function exportBackpressure(
+  deps: Pick<ExportDeps<unknown>, 'queue' | 'settings' | 'pressure'>,
+  signalPressure: readonly PressureSource[] = [],
+): Backpressure {
+  return createBackpressure([queueDepthPressure(deps.queue, deps.settings.maxQueueDepth), ...signalPressure, ...(deps.pressure ?? [])]);
 }
 
 /**
