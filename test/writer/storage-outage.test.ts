@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import type { SpanBatchPayload } from '@aos/queue';
 import { openIngestQueue } from '../support/ingest-queue.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 import { sendSpans, storedRows } from '../support/stored-rows.ts';
+import { setImmutable, spansFolderOf } from '../support/unwritable-spans.ts';
 
 let svc: TestService;
 let ingest: ReturnType<typeof openIngestQueue>;
@@ -17,23 +17,13 @@ beforeAll(async () => {
   svc = await startTestService({ WRITER_JOB_ATTEMPTS: '2' });
   ingest = openIngestQueue(svc);
   queue = ingest.queue;
-  const result = await svc.service.storage.client.query({ query: "SELECT data_paths FROM system.tables WHERE database = currentDatabase() AND name = 'spans'", format: 'JSONEachRow' });
-  spansFolder = (await result.json<{ data_paths: string[] }>())[0]!.data_paths[0]!;
+  spansFolder = await spansFolderOf(svc.service.storage);
 });
 afterAll(async () => {
   if (spansFolder) setImmutable(spansFolder, false);
   await ingest?.close();
   await svc?.stop();
 });
-
-/**
- * The spans table's folder made immutable (`chattr +i`): the engine can no longer create a
- * part in it, as with a full disk, a read-only remount or a permissions slip, while reads
- * of the parts already there keep working. Root can do this; CI runs as root.
- */
-function setImmutable(folder: string, on: boolean): void {
-  execFileSync('chattr', [on ? '+i' : '-i', folder]);
-}
 
 describe('an unwritable spans folder', () => {
   it('keeps every acknowledged batch waiting without spending attempts, dead-letters nothing, and stores each span once when the folder writes again, with no one acting', async () => {

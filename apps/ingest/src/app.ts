@@ -9,7 +9,6 @@ export { createTraceExportPipeline, type TraceExportDeps, type TraceExportPipeli
 export { createLogExportPipeline, type LogExportDeps, type LogExportPipeline } from './pipeline/log-export.ts';
 export { createMetricExportPipeline, type MetricExportDeps, type MetricExportPipeline } from './pipeline/metric-export.ts';
 export { createInflightBytes, type InflightBytes } from './pipeline/inflight-bytes.ts';
-export { type PressureSource } from './backpressure.ts';
 export { startOtlpGrpcReceiver, type OtlpPipelines } from './grpc/receiver.ts';
 export type { OtlpGrpcServer } from './grpc/server.ts';
 

@@ -1,11 +1,12 @@
 export { ConfigError, parseEnv } from './env.ts';
+export { ingestSettings } from './ingest-settings.ts';
+export type { IngestSettings } from './ingest-settings.ts';
 export {
   SETTINGS,
   apiSettings,
   authSettings,
   evaluatorSettings,
   httpSettings,
-  ingestSettings,
   logSettings,
   maskingSettings,
   monitorSettings,
@@ -23,7 +24,6 @@ export type {
   AuthSettings,
   EvaluatorSettings,
   HttpSettings,
-  IngestSettings,
   MaskingSettings,
   MonitorSettings,
   OtlpGrpcSettings,

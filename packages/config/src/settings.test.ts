@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './env.ts';
+import { ingestSettings } from './ingest-settings.ts';
 import {
   apiSettings,
   authSettings,
   httpSettings,
-  ingestSettings,
   logSettings,
   maskingSettings,
   monitorSettings,
@@ -52,6 +52,7 @@ describe('settings', () => {
       modelPricesFile: undefined,
       maxBodyBytes: 64 * 1024 * 1024,
       maxQueueDepth: 500,
+      maxQueueSeconds: 10,
       retryAfterSeconds: 5,
       projectSettingsTtlMs: 5000,
       maxInflightBytes: 256 * 1024 * 1024,

@@ -15,6 +15,8 @@ export {
 export type { IngestJobPayload, SpanBatchJob, SpanBatchPayload, SpanRowsKeyPayload, SpanRowsPayload } from './ingest-queue.ts';
 export { addSpanRowsJob, markJobRowsStored, readJobRows, rowsKeyOf } from './span-rows-key.ts';
 export type { JobRows, SpanRowsJob } from './span-rows-key.ts';
+export { readWriterPace, recordStoredSpans } from './writer-pace.ts';
+export type { WriterPace } from './writer-pace.ts';
 export { insertBlockOf, jobsOfInsertBlock, markJobsRowsStored, readInsertBlock, recordInsertBlocks } from './insert-blocks.ts';
 export type { InsertBlockMember } from './insert-blocks.ts';
 export { countOutcome, startWorker } from './worker.ts';

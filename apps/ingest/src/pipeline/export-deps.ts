@@ -22,13 +22,17 @@ export interface ExportDeps<Payload> {
   metrics: Metrics;
   /** The process's in-flight body budget, shared by every signal's receiver. */
   inflight: InflightBytes;
-  /** The process's own reasons to refuse exports for now, checked after the queue's depth (all-in-one: reads waiting for the engine). */
-  pressure?: readonly PressureSource[];
 }
 
-/** A receiver's reasons to refuse exports for now: its queue above INGEST_MAX_QUEUE_DEPTH, then the process's own. */
-export function exportBackpressure(deps: Pick<ExportDeps<unknown>, 'queue' | 'settings' | 'pressure'>): Backpressure {
-  return createBackpressure([queueDepthPressure(deps.queue, deps.settings.maxQueueDepth), ...(deps.pressure ?? [])]);
+/**
+ * A receiver's reasons to refuse exports for now: its queue above INGEST_MAX_QUEUE_DEPTH,
+ * then the signal's own (`signalPressure`: spans, the writers' pace).
+ */
+export function exportBackpressure(
+  deps: Pick<ExportDeps<unknown>, 'queue' | 'settings'>,
+  signalPressure: readonly PressureSource[] = [],
+): Backpressure {
+  return createBackpressure([queueDepthPressure(deps.queue, deps.settings.maxQueueDepth), ...signalPressure]);
 }
 
 /**

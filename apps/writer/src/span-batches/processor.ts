@@ -3,7 +3,7 @@ import type { WriterSettings } from '@aos/config';
 import { loadPrices, type PriceTable } from '@aos/domain';
 import type { Logger, LogLevel } from '@aos/log';
 import type { JobOutcome, Metrics } from '@aos/metrics';
-import { INGEST_QUEUE, createRedisConnection, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
+import { INGEST_QUEUE, createRedisConnection, recordStoredSpans, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { createSpanInsertBlocks, type BlockItem } from './insert-blocks.ts';
@@ -40,11 +40,18 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
   const prices = loadPrices(settings.modelPricesFile); // fails fast on a bad price file
   // This thread's own connection: the inserts' blocks are recorded on their jobs and marked stored here.
   const redis = createRedisConnection(deps.redisUrl, deps.logger);
+  // The writers' recent pace, which ingest holds its queue's backlog to (INGEST_MAX_QUEUE_SECONDS); a
+  // block's chunks are one per job. Not awaited: a count that fails only leaves the rate short a moment.
+  const countStored = (rows: number, jobs: number) =>
+    void recordStoredSpans(redis, deps.prefix, rows, jobs).catch((err: unknown) => deps.logger.warn('counting stored spans for the writer pace failed', { error: err }));
   const blocks = createSpanInsertBlocks({
     redis,
     prefix: deps.prefix,
     logger: deps.logger,
-    insert: (chunks, format, rows, token) => timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks, format, token)),
+    insert: async (chunks, format, rows, token) => {
+      await timedInsert(deps.metrics, 'spans', chunks, rows, () => insertEncodedSpans(deps.storage, chunks, format, token));
+      countStored(rows, chunks.length);
+    },
   });
   // Items are encoded chunks, one per job, each standing for that job's rows: RowBinary, or
   // JSONCompactEachRow from jobs queued by older versions. One insert holds one format.
