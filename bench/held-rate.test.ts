@@ -32,6 +32,14 @@ describe('queue depth slope', () => {
     expect(depthSlope(flat(7, 10))).toBe(0);
     expect(depthSlope(Array.from({ length: 10 }, (_, t) => ({ t, depth: 5 + 2 * t, rss: 1 })))).toBeCloseTo(2);
   });
+
+  it('reads a queue that saws between empty and a block as flat, and a rising floor as growth', () => {
+    // A block of 14 jobs taken every other second, teeth placed so that a fit through every sample rises.
+    const sawing = Array.from({ length: 25 }, (_, t) => ({ t, depth: t % 2 === 1 || t > 20 ? 14 : 0, rss: 1 }));
+    expect(depthSlope(sawing)).toBe(0);
+    const rising = sawing.map((s) => ({ ...s, depth: s.depth + Math.floor(s.t / 5) * 3 }));
+    expect(depthSlope(rising)).toBeCloseTo(0.6);
+  });
 });
 
 describe('percentile', () => {
