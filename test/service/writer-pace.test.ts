@@ -7,6 +7,9 @@ import { openIngestQueueOf } from '../support/ingest-queue.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 import { sendSpans, storedRows } from '../support/stored-rows.ts';
 import { setImmutable, spansFolderOf } from '../support/unwritable-spans.ts';
+import { watchRedisCommands } from '../support/redis-monitor.ts';
+import { exportBackpressure } from '../../apps/ingest/src/pipeline/export-deps.ts';
+import type { IngestSettings } from '@aos/config';
 
 const SPANS_PER_EXPORT = 5;
 
@@ -55,6 +58,52 @@ describe("the writers' pace in Redis", () => {
     expect([6, 7]).toContain(pace.seconds);
     await queue.close();
     await writerA.del(key(now - 12), key(now - 5));
+  });
+});
+
+describe("ingest's limits on the span queue", () => {
+  const prefix = `test-${randomUUID()}`;
+  let ingest: ReturnType<typeof openIngestQueueOf<IngestJobPayload>>;
+  let marking: Redis;
+  beforeAll(() => {
+    ingest = openIngestQueueOf<IngestJobPayload>({ env: { REDIS_URL: inject('redisUrl'), QUEUE_PREFIX: prefix } });
+    marking = createRedisConnection(inject('redisUrl'));
+  });
+  afterAll(async () => {
+    await ingest?.close();
+    await marking?.quit();
+  });
+
+  /** How often this test's queue was measured while `run` ran, as [job counts read, pace reads]. */
+  async function commandsDuring(run: () => Promise<unknown>): Promise<[number, number]> {
+    const monitor = await watchRedisCommands();
+    try {
+      await run();
+      // MONITOR's lines come after the replies: wait for a marker sent last.
+      const marker = randomUUID();
+      await marking.echo(marker);
+      await eventually(async () => (monitor.commands.some((c) => c.includes(marker)) ? true : undefined));
+    } finally {
+      monitor.stop();
+    }
+    // Commands sent for this queue (a script's own commands show as `[0 lua]` lines).
+    const sent = monitor.commands.filter((c) => c.includes(`"${prefix}:`) && !c.includes(' lua] '));
+    // BullMQ's count script takes the queue's key prefix (`<prefix>:<queue>:`) as its key.
+    return [sent.filter((c) => c.includes(`"${prefix}:${INGEST_QUEUE}:"`)).length, sent.filter((c) => c.includes(':stored')).length];
+  }
+
+  it('the depth limit and the pace limit read one measurement of the queue, and the pace only when it has a bound', async () => {
+    const settings = { maxQueueDepth: 1000 } as IngestSettings;
+    const paced = exportBackpressure({ queue: ingest.queue, settings }, 10);
+    // Five exports at once and one just after: one measurement within the window for all, holding both limits' counts.
+    const [counts, paceReads] = await commandsDuring(async () => {
+      expect(await Promise.all([1, 2, 3, 4, 5].map(() => paced.overloaded()))).toEqual(Array(5).fill(undefined));
+      expect(await paced.overloaded()).toBeUndefined();
+    });
+    expect(paceReads).toBe(1);
+    expect(counts).toBe(1);
+    const unpaced = exportBackpressure({ queue: ingest.queue, settings }, 0);
+    expect(await commandsDuring(() => unpaced.overloaded())).toEqual([1, 0]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { readWriterPace, type WriterPace } from '@aos/queue';
 
 /**
  * One reason ingest turns exports away for a while (503 with Retry-After, gRPC's retryable
@@ -31,17 +32,43 @@ export function cachedMeasure<T>(measure: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The queue above its high-water mark. Counts waiting, delayed and retrying jobs, which are
- * what the writers still have to do.
+ * Job states the writers still have to store: waiting, delayed and retrying jobs (what the
+ * depth limit counts), and the jobs a writer holds (active): acknowledged spans are not
+ * stored until their insert commits, and a writer takes up to WRITER_CONCURRENCY jobs ahead
+ * of its inserts.
  */
-export function queueDepthPressure(queue: Queue, maxDepth: number): PressureSource {
-  const depth = cachedMeasure(async () => {
-    const counts = await queue.getJobCounts('wait', 'delayed', 'prioritized', 'waiting-children');
-    return Object.values(counts).reduce((a, b) => a + b, 0);
+const WAITING_STATES = ['wait', 'delayed', 'prioritized', 'waiting-children'] as const;
+
+/** A queue's backlog as one measurement: its jobs by kind and, for spans, the writers' recent pace. */
+export interface QueueBacklog {
+  waitingJobs: number;
+  activeJobs: number;
+  /** The writers' pace over the window asked for (writer-pace-pressure.ts); absent when not asked. */
+  pace?: WriterPace;
+}
+
+/**
+ * The queue's backlog, measured at most once per MEASURE_TTL_MS for every reason that reads
+ * it: the counts and the pace are two commands sent together on one connection, one round
+ * trip for the depth limit and the pace limit alike.
+ */
+export function queueBacklog(queue: Queue, paceWindowSeconds?: number): () => Promise<QueueBacklog> {
+  return cachedMeasure(async () => {
+    const [counts, pace] = await Promise.all([
+      queue.getJobCounts(...WAITING_STATES, 'active'),
+      paceWindowSeconds === undefined ? undefined : readWriterPace(queue, paceWindowSeconds),
+    ]);
+    const activeJobs = counts.active ?? 0;
+    const waitingJobs = Object.values(counts).reduce((a, b) => a + b, 0) - activeJobs;
+    return { waitingJobs, activeJobs, ...(pace ? { pace } : {}) };
   });
+}
+
+/** The queue above its high-water mark (INGEST_MAX_QUEUE_DEPTH): its waiting, delayed and retrying jobs. */
+export function queueDepthPressure(backlog: () => Promise<QueueBacklog>, maxDepth: number): PressureSource {
   return {
     async refusal() {
-      return (await depth()) >= maxDepth ? 'the ingest queue is full; retry later' : undefined;
+      return (await backlog()).waitingJobs >= maxDepth ? 'the ingest queue is full; retry later' : undefined;
     },
   };
 }

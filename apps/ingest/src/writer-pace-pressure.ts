@@ -1,6 +1,5 @@
-import type { Queue } from 'bullmq';
-import { readWriterPace, type IngestJobPayload, type WriterPace } from '@aos/queue';
-import { cachedMeasure, type PressureSource } from './backpressure.ts';
+import type { WriterPace } from '@aos/queue';
+import type { PressureSource, QueueBacklog } from './backpressure.ts';
 
 /** Seconds of the writers' commits their recent pace is taken over. */
 export const PACE_WINDOW_SECONDS = 10;
@@ -13,13 +12,6 @@ export const PACE_WINDOW_SECONDS = 10;
  * INGEST_MAX_QUEUE_DEPTH.
  */
 export const PACE_FLOOR_JOBS = 16;
-
-/**
- * Job states the writers still have to store: the depth limit's, and the jobs a writer holds
- * (active): acknowledged spans are not stored until their insert commits, and a writer takes
- * up to WRITER_CONCURRENCY jobs ahead of its inserts.
- */
-const BACKLOG_STATES = ['wait', 'delayed', 'prioritized', 'waiting-children', 'active'] as const;
 
 /** The ingest queue's backlog beside what the writers stored recently. */
 export interface PaceBacklog {
@@ -56,17 +48,15 @@ export function paceRefusal(backlog: PaceBacklog, maxSeconds: number): string | 
  * depth limit it would hold minutes of backlog while its decoding took the CPU the storage
  * engine and reads need. Holding the backlog to a few seconds of the writers' pace admits
  * what they store and refuses the rest cheaply, before a body is read. The pace comes from
- * Redis (queue/writer-pace.ts), so it counts every writer process. 0 never refuses.
+ * Redis (queue/writer-pace.ts), so it counts every writer process; `backlog` must be measured
+ * with it (queueBacklog over PACE_WINDOW_SECONDS).
  */
-export function writerPacePressure(queue: Queue<IngestJobPayload>, maxSeconds: number): PressureSource {
-  const backlog = cachedMeasure(async (): Promise<PaceBacklog> => {
-    // Two commands on one connection, sent together.
-    const [counts, pace] = await Promise.all([queue.getJobCounts(...BACKLOG_STATES), readWriterPace(queue, PACE_WINDOW_SECONDS)]);
-    return { queuedJobs: Object.values(counts).reduce((a, b) => a + b, 0), pace };
-  });
+export function writerPacePressure(backlog: () => Promise<QueueBacklog>, maxSeconds: number): PressureSource {
   return {
     async refusal() {
-      return maxSeconds === 0 ? undefined : paceRefusal(await backlog(), maxSeconds);
+      const { waitingJobs, activeJobs, pace } = await backlog();
+      if (!pace) throw new Error('writerPacePressure needs a backlog measured with the writers\' pace');
+      return paceRefusal({ queuedJobs: waitingJobs + activeJobs, pace }, maxSeconds);
     },
   };
 }

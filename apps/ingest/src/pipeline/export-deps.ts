@@ -3,7 +3,8 @@ import type { KeyAuthenticator } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import type { IngestSettings } from '@aos/config';
-import { createBackpressure, queueDepthPressure, type Backpressure, type PressureSource } from '../backpressure.ts';
+import { createBackpressure, queueBacklog, queueDepthPressure, type Backpressure } from '../backpressure.ts';
+import { PACE_WINDOW_SECONDS, writerPacePressure } from '../writer-pace-pressure.ts';
 import type { MaskingFindings } from '../masking-findings.ts';
 import type { ProjectSettingsSource } from '../project-settings.ts';
 import type { BodyLease, InflightBytes } from './inflight-bytes.ts';
@@ -26,13 +27,15 @@ export interface ExportDeps<Payload> {
 
 /**
  * A receiver's reasons to refuse exports for now: its queue above INGEST_MAX_QUEUE_DEPTH,
- * then the signal's own (`signalPressure`: spans, the writers' pace).
+ * then, given `maxQueueSeconds` (spans: it is the span writers that fall behind under load),
+ * the queue past that many seconds of the writers' pace (0 never refuses). Both read one
+ * measurement of the queue.
  */
-export function exportBackpressure(
-  deps: Pick<ExportDeps<unknown>, 'queue' | 'settings'>,
-  signalPressure: readonly PressureSource[] = [],
-): Backpressure {
-  return createBackpressure([queueDepthPressure(deps.queue, deps.settings.maxQueueDepth), ...signalPressure]);
+export function exportBackpressure(deps: Pick<ExportDeps<unknown>, 'queue' | 'settings'>, maxQueueSeconds = 0): Backpressure {
+  const paced = maxQueueSeconds > 0;
+  const backlog = queueBacklog(deps.queue, paced ? PACE_WINDOW_SECONDS : undefined);
+  const depth = queueDepthPressure(backlog, deps.settings.maxQueueDepth);
+  return createBackpressure(paced ? [depth, writerPacePressure(backlog, maxQueueSeconds)] : [depth]);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { loadPrices } from '@aos/domain';
 import { addSpanRowsJob, type IngestJobPayload } from '@aos/queue';
 import type { Backpressure } from '../backpressure.ts';
-import { writerPacePressure } from '../writer-pace-pressure.ts';
 import { admit, type ExportCall } from './admission.ts';
 import { createDecodePool, type DecodePool } from './decode-pool.ts';
 import { enqueueOrRefuse } from './enqueue.ts';
@@ -47,7 +46,7 @@ export function createTraceExportPipeline(deps: TraceExportDeps): TraceExportPip
   const { settings } = deps;
   const shared: SharedState = {
     // Only spans have a writer pace to keep to: it is the span writers that fall behind under load.
-    backpressure: exportBackpressure(deps, [writerPacePressure(deps.queue, settings.maxQueueSeconds)]),
+    backpressure: exportBackpressure(deps, settings.maxQueueSeconds),
     inflight: deps.inflight,
     decoder: createDecodePool({
       threads: settings.decodeThreads,
