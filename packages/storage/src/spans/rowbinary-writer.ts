@@ -1,3 +1,9 @@
+/** The longest text copied unit by unit in JS rather than by Buffer.write (past it, a call into C++ costs less). */
+const ASCII_COPY_MAX = 64;
+/** The longest text, and the most texts, `recurringString` keeps the encoding of. */
+const RECURRING_MAX_CHARS = 256;
+const RECURRING_MAX_TEXTS = 4096;
+
 /**
  * Values written in ClickHouse's RowBinary layout into one growing buffer, kept by its
  * owner and reused call after call: a batch of rows costs one exact-size copy (`take`),
@@ -6,6 +12,8 @@
 export class RowBinaryWriter {
   #buf: Buffer;
   #pos = 0;
+  /** Encodings (length and bytes) of texts that recur, by text: see `recurringString`. */
+  readonly #recurring = new Map<string, Uint8Array>();
 
   constructor(initialBytes = 64 * 1024) {
     this.#buf = Buffer.allocUnsafe(initialBytes);
@@ -53,34 +61,55 @@ export class RowBinaryWriter {
    * A String: its UTF-8 length as LEB128, then the bytes. The length's room is the widest
    * the text can need (3 bytes a UTF-16 unit), padded with continuation bytes when shorter
    * (ClickHouse's readVarUInt reads a padded LEB128), so the text is encoded once, in place.
+   * Short texts are mostly ASCII (ids, keys, names): copied unit by unit in JS, which beats
+   * a call into C++ up to a few dozen units; longer ones, and any text that is not ASCII,
+   * go through Buffer.write.
    */
   string(s: string): void {
-    const max = s.length * 3;
-    if (max < 128) {
-      this.#room(1 + max);
-      // Short texts (keys, ids, names) are mostly ASCII: copied unit by unit, no call into C++.
-      const buf = this.#buf;
-      const start = this.#pos + 1;
-      let p = start;
-      let i = 0;
-      for (; i < s.length; i++) {
+    const n = s.length;
+    const max = n * 3;
+    const width = max < 128 ? 1 : max < 16_384 ? 2 : max < 2_097_152 ? 3 : max < 268_435_456 ? 4 : 5;
+    this.#room(width + max);
+    const buf = this.#buf;
+    const start = this.#pos + width;
+    let len = n;
+    if (n <= ASCII_COPY_MAX) {
+      for (let i = 0; i < n; i++) {
         const c = s.charCodeAt(i);
-        if (c > 127) break;
-        buf[p++] = c;
+        if (c > 127) {
+          len = buf.write(s, start, 'utf8');
+          break;
+        }
+        buf[start + i] = c;
       }
-      if (i < s.length) p = start + buf.write(s, start, 'utf8');
-      buf[this.#pos] = p - start;
-      this.#pos = p;
+    } else {
+      len = buf.write(s, start, 'utf8');
+    }
+    let p = this.#pos;
+    this.#pos = start + len;
+    for (let k = 1; k < width; k++, len = Math.floor(len / 128)) buf[p++] = (len % 128) | 128;
+    buf[p] = len;
+  }
+
+  /**
+   * A String whose text recurs from row to row (a LowCardinality value, a map key): its
+   * encoding, kept from the first time, is copied (a lookup and a memcpy cost less than
+   * encoding a text of a dozen chars or more again). The kept texts are bounded: all are
+   * dropped when there are too many, so ever-new texts cost one encoding and a copy each.
+   */
+  recurringString(s: string): void {
+    const known = this.#recurring.get(s);
+    if (known !== undefined) {
+      this.#room(known.length);
+      this.#buf.set(known, this.#pos);
+      this.#pos += known.length;
       return;
     }
-    let width = 1;
-    while (max >= 2 ** (7 * width)) width++;
-    this.#room(width + max);
-    let len = this.#buf.write(s, this.#pos + width, 'utf8');
-    let p = this.#pos;
-    this.#pos += width + len;
-    for (let k = 0; k < width - 1; k++, len = Math.floor(len / 128)) this.#buf[p++] = (len % 128) | 128;
-    this.#buf[p] = len;
+    const start = this.#pos;
+    this.string(s);
+    if (s.length > RECURRING_MAX_CHARS) return;
+    if (this.#recurring.size >= RECURRING_MAX_TEXTS) this.#recurring.clear();
+    this.#recurring.set(s, new Uint8Array(this.#buf.subarray(start, this.#pos)));
   }
 
   /** A UInt64 (a whole number in [0, 2^64): every such integer a double holds is exact). */
@@ -109,8 +138,8 @@ export class RowBinaryWriter {
    */
   dateTime64Nanos(text: string): void {
     const dot = text.indexOf('.');
-    const seconds = Number(dot < 0 ? text : text.slice(0, dot));
-    const nanos = dot < 0 ? 0 : Number(text.slice(dot + 1, dot + 10).padEnd(9, '0'));
+    const seconds = wholeSecondsOf(text, dot < 0 ? text.length : dot);
+    const nanos = dot < 0 ? 0 : nanosOf(text, dot);
     const high16 = Math.floor(seconds / 65_536);
     const a = high16 * 1e9; // × 2^16 still to apply
     const b = (seconds - high16 * 65_536) * 1e9 + nanos;
@@ -126,4 +155,35 @@ export class RowBinaryWriter {
     this.#buf.writeUInt32LE(high, this.#pos + 4);
     this.#pos += 8;
   }
+}
+
+/*
+ * Decimal seconds read digit by digit (no slices, no Number parsing: they showed in the
+ * encoder's profile). Normalization writes plain digits; any other spelling goes through
+ * Number, as all did before.
+ */
+
+/** The whole seconds: the text before `end` (its dot, or its length). */
+function wholeSecondsOf(text: string, end: number): number {
+  if (end === 0 || end > 15) return Number(text.slice(0, end));
+  let seconds = 0;
+  for (let i = 0; i < end; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(text.slice(0, end));
+    seconds = seconds * 10 + d;
+  }
+  return seconds;
+}
+
+/** The nanoseconds: the first nine decimals after the dot, fewer padded with zeros. */
+function nanosOf(text: string, dot: number): number {
+  const last = Math.min(text.length, dot + 10);
+  let nanos = 0;
+  for (let i = dot + 1; i < last; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(text.slice(dot + 1, dot + 10).padEnd(9, '0'));
+    nanos = nanos * 10 + d;
+  }
+  for (let i = last - dot - 1; i < 9; i++) nanos *= 10;
+  return nanos;
 }

@@ -58,6 +58,22 @@ describe('RowBinaryWriter', () => {
     expect(r.uint64()).toBe(18_446_744_073_709_551_615n);
   });
 
+  it('reads decimal seconds spelled otherwise through Number, as before', () => {
+    const r = written((w) => ['1e3', '+12.5', '7.25e'].forEach((t) => w.dateTime64Nanos(t)));
+    expect(r.int64()).toBe(1_000_000_000_000n);
+    expect(r.int64()).toBe(12_500_000_000n);
+    // Decimals '25e' padded to '25e000000' are the number 25: not a time rows carry, written as it always was.
+    expect(r.int64()).toBe(7_000_000_025n);
+  });
+
+  it('copies the kept encoding of a recurring text, the same bytes as encoding it again', () => {
+    const texts = ['gen_ai.request.model', 'naïve 東京', '', 'x'.repeat(300), 'gen_ai.request.model', 'naïve 東京', 'x'.repeat(300)];
+    const r = written((w) => texts.forEach((t) => w.recurringString(t)));
+    for (const t of texts) expect(r.string()).toBe(t);
+    const plain = written((w) => texts.forEach((t) => w.string(t)));
+    expect(r.buf).toEqual(plain.buf);
+  });
+
   it('writes strings of every length width, ASCII or not, growing the buffer as needed', () => {
     const texts = ['', 'a'.repeat(42), 'é'.repeat(42), 'x'.repeat(127), 'naïve 東京 🙂', '東'.repeat(5_000), '🙂'.repeat(400_000)];
     const r = written((w) => texts.forEach((t) => w.string(t)));
@@ -111,6 +127,27 @@ describe('encodeSpanRowsRowBinary', () => {
     expect(spanRowBinaryRowCount(bytes)).toBe(25);
     expect(spanRowBinaryRowCount(Buffer.alloc(0))).toBe(0);
     expect(() => spanRowBinaryRowCount(bytes.subarray(0, bytes.length - 3))).toThrow(/inside a row/);
+  });
+
+  it('writes every column in SPAN_COLUMNS order, as its type in SPAN_COLUMN_TYPES, for rows repeated across calls', () => {
+    const rows = [spanRow(1), spanRow(2, { kind: 'client', model: 'gpt-4o', attribute_refs: { 'gen_ai.input.messages': 'input_messages' } as SpanRow['attribute_refs'] }), spanRow(1)];
+    for (let call = 0; call < 2; call++) {
+      const bytes = encodeSpanRowsRowBinary(rows);
+      const r = new Reader(bytes);
+      for (const row of rows) {
+        for (const c of SPAN_COLUMNS) {
+          const type = SPAN_COLUMN_TYPES[c];
+          if (type === 'String' || type === 'LowCardinality(String)') expect(r.string(), c).toBe(row[c]);
+          else if (type === 'Float64') expect((r.pos += 8, bytes.readDoubleLE(r.pos - 8)), c).toBe(row[c]);
+          else if (type === 'Nullable(Float64)') expect(bytes[r.pos++] === 1 ? null : (r.pos += 8, bytes.readDoubleLE(r.pos - 8)), c).toBe(row[c]);
+          else if (type === 'UInt64') expect(r.uint64(), c).toBe(BigInt(row[c] as number));
+          else if (type.startsWith('DateTime64')) expect(r.int64(), c).toBe(BigInt((row[c] as string).replace('.', '')));
+          else if (type.startsWith('Array')) expect(Array.from({ length: r.varUInt() }, () => r.string()), c).toEqual(row[c]);
+          else expect(Object.fromEntries(Array.from({ length: r.varUInt() }, () => [r.string(), r.string()])), c).toEqual(row[c]);
+        }
+      }
+      expect(r.pos).toBe(bytes.length);
+    }
   });
 
   it('stores not-finite numbers as the JSON rows did (0, or NULL where the column is Nullable)', () => {
