@@ -183,18 +183,19 @@ function hourRanges(
   const cutAfter: number[] = [];
   const rolledUp = new Set(excluded);
   for (const [first, end] of runs) {
-    // The margin before a run is there for traces that start in it and whose first spans
-    // came before it. None do: a trace's start is its first span's. It only finds the spans
-    // of traces that started before the run, to leave them out as partial (by their start
-    // in a rolled-up hour). When the hour before the run is a rolled-up hour of the window,
-    // its rollups are exact: no span has been written to it, nor to the hour before or after
-    // it, since they were computed (rollups.ts). So its rows hold every trace starting in
-    // it with all its spans in those hours, the run's first hour included, and the traces
-    // with spans in the run are those whose end reaches it: the caller leaves those out by
-    // id instead (`crossing` of splitByRollups), and the scan starts at the run's first hour.
-    // Traces starting earlier have no spans in the run: a trace's spans lie within the
-    // margin of its hour, which rollups assume throughout. Without a rollup of the hour
-    // before (or with it outside the window), the margin stays.
+    // The margin before a run finds no span of the run's own traces (a trace starts with its
+    // first span); it finds the spans of traces that started earlier, which come out with a
+    // start in the margin hour and are left out by it when that hour is rolled up. When the
+    // hour before the run is a rolled-up hour of the window, the margin can go: its rollups
+    // are exact, so no span has been written to it, nor to the hour before or after it,
+    // since they were computed (rollups.ts). Its rows thus hold every trace starting in it
+    // with all its spans up to the run's first hour's end, and the traces of that hour with
+    // spans in the run are among those whose end reaches the run (a span ends after it
+    // starts): the caller leaves those out by id (`crossing` of splitByRollups), and the scan
+    // starts at the run's first hour. Traces starting before that hour have no spans in the
+    // run: a trace's spans lie within the margin of its hour, which rollups assume
+    // throughout. Without a rollup of the hour before (or with it outside the window), the
+    // margin stays.
     const cut = marginMs > 0 && rolledUp.has(first - HOUR_MS);
     if (cut) cutAfter.push(first - HOUR_MS);
     const from = cut ? first : Math.max(scanFrom, first - marginMs);
