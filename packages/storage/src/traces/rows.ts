@@ -80,8 +80,11 @@ export function traceRowsSql(filter: TraceFilter, sql: FilterSql, rollups: reado
     FROM trace_rollups
     WHERE ${['project_id = {projectId:String}', split.rolled ?? '0', ...sql.traceIdConditions].join(' AND ')}`;
   if (!split.live) return fromRollups;
-  // A trace of a rolled-up hour whose spans reach into a live range is that hour's: left out here.
-  const fromSpans = `SELECT * FROM (${live(split.live)}) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}`;
+  // A trace of a rolled-up hour whose spans reach into a live range is that hour's: left out
+  // here, by its start when the range read its first spans (the margin), else by its id.
+  const leftOut = ['toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}'];
+  if (split.crossing) leftOut.push(`trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND ${split.crossing})`);
+  const fromSpans = `SELECT * FROM (${live(split.live)}) WHERE ${leftOut.join(' AND ')}`;
   return split.rolled ? `${fromRollups}\n    UNION ALL\n    ${fromSpans}` : fromSpans;
 }
 
@@ -89,8 +92,12 @@ export function traceRowsSql(filter: TraceFilter, sql: FilterSql, rollups: reado
  * The window's hours split by the rollups known exact: a condition on trace_rollups for
  * the rolled-up ones not in `elsewhere` (parameters `rolledUpHours`: all rolled-up hours of
  * the window, `rolledUpVersions`: those read), and one on span start times for the hours
- * not rolled up, each with `marginMs` either side. Either is null when it has no hour;
- * `anyRolledUp` says whether the window has a rolled-up hour. The parameters go into `params`.
+ * not rolled up, each with `marginMs` either side but before one that follows a rolled-up
+ * hour of the window (see hourRanges). `crossing`, a condition on trace_rollups, then
+ * keeps the traces of those preceding hours that reach into the range (parameters
+ * `crossingHours`, `crossingVersions`): the ones a reader must leave out of the live range's
+ * traces. Each is null when it has no hour; `anyRolledUp` says whether the window has a
+ * rolled-up hour. The parameters go into `params`.
  */
 export function splitByRollups(
   filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
@@ -98,9 +105,14 @@ export function splitByRollups(
   marginMs: number,
   params: Record<string, unknown>,
   elsewhere: readonly RolledUpHour[] = [],
-): { rolled: string | null; live: string | null; anyRolledUp: boolean } {
+): { rolled: string | null; live: string | null; crossing: string | null; anyRolledUp: boolean } {
   const rolled = inWindow(filter, rollups);
-  const liveRanges = hourRanges(filter, rolled.map((h) => h.hourMs), marginMs);
+  const { ranges: liveRanges, cutAfter } = hourRanges(filter, rolled.map((h) => h.hourMs), marginMs);
+  const crossing = rolled.filter((h) => cutAfter.includes(h.hourMs));
+  if (crossing.length > 0) {
+    params.crossingHours = crossing.map((h) => h.hourMs / 1000);
+    params.crossingVersions = crossing.map((h) => h.version);
+  }
   const skipped = new Set(elsewhere.map((h) => h.hourMs));
   const read = rolled.filter((h) => !skipped.has(h.hourMs));
   if (rolled.length > 0) {
@@ -113,6 +125,11 @@ export function splitByRollups(
     // (and an hour whose version is not listed is not read).
     rolled: read.length > 0 ? 'hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)}' : null,
     live: liveRanges.length > 0 ? rangesSql(params, 'live', liveRanges) : null,
+    // Hours and versions match pairwise, as above; a trace's end is that of its last span.
+    crossing:
+      crossing.length > 0
+        ? 'hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1)'
+        : null,
     anyRolledUp: rolled.length > 0,
   };
 }
@@ -140,16 +157,18 @@ function inWindow(filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>, hours:
 }
 
 /**
- * The span ranges of the window's hours not in `excluded` (hour starts within the window):
- * each hour with `marginMs` either side, clipped to the window widened by the margin,
- * adjoining ones merged. Walks the excluded hours, not the window's: a window of centuries
- * has millions of hours but only as many rolled-up ones as there is data.
+ * The span ranges of the window's hours not in `excluded` (rolled-up hour starts within the
+ * window): each hour with `marginMs` either side, clipped to the window widened by the
+ * margin, adjoining ones merged; but a run of hours that follows an excluded hour starts at
+ * its first hour, and `cutAfter` lists those excluded hours. Walks the excluded hours, not
+ * the window's: a window of centuries has millions of hours but only as many rolled-up ones
+ * as there is data.
  */
 function hourRanges(
   filter: Pick<TraceFilter, 'startTimeMs' | 'endTimeMs'>,
   excluded: readonly number[],
   marginMs: number,
-): Array<[number, number]> {
+): { ranges: Array<[number, number]>; cutAfter: number[] } {
   const scanFrom = filter.startTimeMs - marginMs;
   const scanTo = filter.endTimeMs + marginMs;
   // Runs of consecutive hours to read: their margins overlap, so each run is one range.
@@ -161,14 +180,31 @@ function hourRanges(
   }
   if (next < filter.endTimeMs) runs.push([next, Math.floor((filter.endTimeMs - 1) / HOUR_MS) * HOUR_MS + HOUR_MS]);
   const ranges: Array<[number, number]> = [];
+  const cutAfter: number[] = [];
+  const rolledUp = new Set(excluded);
   for (const [first, end] of runs) {
-    const from = Math.max(scanFrom, first - marginMs);
+    // The margin before a run finds no span of the run's own traces (a trace starts with its
+    // first span); it finds the spans of traces that started earlier, which come out with a
+    // start in the margin hour and are left out by it when that hour is rolled up. When the
+    // hour before the run is a rolled-up hour of the window, the margin can go: its rollups
+    // are exact, so no span has been written to it, nor to the hour before or after it,
+    // since they were computed (rollups.ts). Its rows thus hold every trace starting in it
+    // with all its spans up to the run's first hour's end, and the traces of that hour with
+    // spans in the run are among those whose end reaches the run (a span ends after it
+    // starts): the caller leaves those out by id (`crossing` of splitByRollups), and the scan
+    // starts at the run's first hour. Traces starting before that hour have no spans in the
+    // run: a trace's spans lie within the margin of its hour, which rollups assume
+    // throughout. Without a rollup of the hour before (or with it outside the window), the
+    // margin stays.
+    const cut = marginMs > 0 && rolledUp.has(first - HOUR_MS);
+    if (cut) cutAfter.push(first - HOUR_MS);
+    const from = cut ? first : Math.max(scanFrom, first - marginMs);
     const to = Math.min(scanTo, end + marginMs);
     const last = ranges[ranges.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else ranges.push([from, to]);
   }
-  return ranges;
+  return { ranges, cutAfter };
 }
 
 /** Ranges of start_time as one condition, their bounds as parameters named after `name`. */

@@ -47,7 +47,7 @@
     WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)}
       AND dimensions[{dimKey0:String}] = {dimValue0:String}) AND trace_id IN (SELECT trace_id FROM trace_flags FINAL WHERE project_id = {projectId:String} AND has(flags, {flag0:String}))
       GROUP BY trace_id
-    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)})
+    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)} AND trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1)))
       WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} AND trace_status = {status:String} AND ((trace_duration_ms > {q0:Float64} AND trace_id IN (SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND start_time >= {scanStart:DateTime64(3)} AND start_time < {scanEnd:DateTime64(3)} AND span_type = {q1:String})))
       ORDER BY hour, version, trace_start, trace_id
       SETTINGS output_format_json_quote_64bit_integers = 0, output_format_json_escape_forward_slashes = 0, output_format_csv_crlf_end_of_line = 1, output_format_parallel_formatting = 0

@@ -59,7 +59,7 @@
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}) OR (start_time >= {liveFrom1:DateTime64(3)} AND start_time < {liveTo1:DateTime64(3)}))
       GROUP BY trace_id
-    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}) AS t
+    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)} AND trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1))) AS t
         WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}
         UNION ALL
         SELECT hour_traces, hour_spans, hour_error_traces, hour_sessions, hour_users, hour_durations, hour_cost, hour_input_tokens, hour_output_tokens, hour_total_tokens, hour_cached_input_tokens, hour_reasoning_tokens, hour_flagged_spans, hour_masked_spans, hour_masked_rules FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)})
@@ -95,7 +95,7 @@
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}) OR (start_time >= {liveFrom1:DateTime64(3)} AND start_time < {liveTo1:DateTime64(3)}))
       GROUP BY trace_id
-    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)}) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} UNION ALL SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}) AS window_traces
+    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)} AND trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1))) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} UNION ALL SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}) AS window_traces
       INNER JOIN (
         SELECT trace_id, flags FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags)
       ) AS flagged_traces USING trace_id) AS summary_flags
