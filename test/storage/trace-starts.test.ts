@@ -47,11 +47,11 @@ afterAll(async () => {
 });
 
 describe('the trace start index', () => {
-  it('keeps the start and end of a trace sent in blocks across an hour, in the hour of each block’s earliest span', async () => {
+  it('keeps the start and end of a trace sent in blocks across hours, a row in each hour it has spans in', async () => {
     const trace = 'b1'.repeat(16);
     await insertSpans('acme', trace, [BASE + HOUR - 5_000, BASE + HOUR + 5_000]);
     await insertSpans('acme', trace, [BASE + 2 * HOUR + 1_000], 3);
-    expect(await hoursOf('acme', trace)).toEqual([BASE, BASE + 2 * HOUR]);
+    expect(await hoursOf('acme', trace)).toEqual([BASE, BASE + HOUR, BASE + 2 * HOUR]);
     const { index, spans } = await bounds('acme', trace);
     expect(index).toEqual({ start: BASE + HOUR - 5_000, end: BASE + 2 * HOUR + 2_000 });
     expect(index).toEqual(spans);
