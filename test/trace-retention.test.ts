@@ -56,6 +56,7 @@ async function rowsOf(project: Project, age: Age): Promise<Record<string, number
   return {
     spans: await byTrace('spans'),
     trace_hours: await byTrace('trace_hours'),
+    trace_starts: await byTrace('trace_starts'),
     scores: await byTrace('scores'),
     trace_flags: await byTrace('trace_flags'),
     trace_rollups: await byTrace('trace_rollups'),
@@ -70,7 +71,7 @@ async function rowsOf(project: Project, age: Age): Promise<Record<string, number
   };
 }
 
-const TABLES = ['spans', 'trace_hours', 'scores', 'trace_flags', 'trace_rollups', 'trace_rollup_hours', 'trace_hour_figures', 'span_hour_writes', 'exports', 'findings', 'finding_history', 'monitor_events', 'evaluator_backfill_items'];
+const TABLES = ['spans', 'trace_hours', 'trace_starts', 'scores', 'trace_flags', 'trace_rollups', 'trace_rollup_hours', 'trace_hour_figures', 'span_hour_writes', 'exports', 'findings', 'finding_history', 'monitor_events', 'evaluator_backfill_items'];
 const none = Object.fromEntries(TABLES.map((t) => [t, 0]));
 
 /** Every table has at least one row of it. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireProjectData, getSpanDetail, getTraceWithSpans, migrate, openStorage, type Storage } from '@aos/storage';
 import { storageSettingsForTest } from '../support/storage.ts';
+import { insertTraceSpans, traceHoursIn } from '../support/trace-spans.ts';
 
 // A trace is read by its id through the hours its spans start in (trace_hours, migration
 // 0020): these traces have spans in more than one hour, sent at once or later, and share
@@ -19,37 +20,15 @@ const LATE = 'a2'.repeat(16);
 const SHARED = 'a3'.repeat(16);
 const BACKFILLED = 'a4'.repeat(16);
 
-const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-
-/** Spans of one trace, the first one its root; `startsMs` their starts. */
-async function insertSpans(projectId: string, traceId: string, startsMs: readonly number[], firstSpan = 1): Promise<void> {
-  const values = startsMs.map((start, i) => ({
-    project_id: projectId,
-    trace_id: traceId,
-    span_id: (firstSpan + i).toString(16).padStart(16, '0'),
-    parent_span_id: firstSpan + i === 1 ? '' : '0000000000000001',
-    name: `span ${firstSpan + i}`,
-    start_time: at(start),
-    end_time: at(start + 1000),
-    duration_ms: 1000,
-    ingested_at: Date.now(),
-  }));
-  await storage.client.insert({ table: 'spans', values, format: 'JSONEachRow' });
-}
+const insertSpans = (projectId: string, traceId: string, startsMs: readonly number[], firstSpan = 1) =>
+  insertTraceSpans(storage, projectId, traceId, startsMs, firstSpan);
 
 async function spanNames(projectId: string, traceId: string): Promise<string[] | null> {
   const found = await getTraceWithSpans(storage, projectId, traceId);
   return found ? found.spans.map((s) => s.name) : null;
 }
 
-async function hoursOf(projectId: string, traceId: string): Promise<number[]> {
-  const result = await storage.client.query({
-    query: 'SELECT DISTINCT toUnixTimestamp(hour) * 1000 AS h FROM trace_hours WHERE project_id = {p:String} AND trace_id = {t:String} ORDER BY h',
-    query_params: { p: projectId, t: traceId },
-    format: 'JSONEachRow',
-  });
-  return (await result.json<{ h: string }>()).map((r) => Number(r.h));
-}
+const hoursOf = (projectId: string, traceId: string) => traceHoursIn(storage, 'trace_hours', projectId, traceId);
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'aos-trace-hours-'));

@@ -32,6 +32,7 @@ describe('expirySteps', () => {
     expect(tables.indexOf('span_hour_writes')).toBeLessThan(tables.indexOf('trace_rollups'));
     // A trace's hours go after its spans: a read between the two finds every span still there.
     expect(tables.indexOf('trace_hours')).toBeGreaterThan(tables.indexOf('spans'));
+    expect(tables.indexOf('trace_starts')).toBeGreaterThan(tables.indexOf('spans'));
     expect(tables).toHaveLength(EXPIRING_TABLES.length);
   });
 

@@ -51,6 +51,9 @@ export const EXPIRING_TABLES: readonly ExpiringTable[] = [
   // The hours a trace's spans start in, once every span of the hour expired: an hour the
   // cutoff falls within keeps its row, else its spans not yet expired could not be found.
   { table: 'trace_hours', sharded: true, where: 'hour < toStartOfHour({cutoff:DateTime64(3)})' },
+  // Trace starts by the hour of a block's earliest span, on the same rule: a trace whose
+  // spans in the cutoff's hour remain keeps its row, so the list still finds it.
+  { table: 'trace_starts', sharded: true, where: 'hour < toStartOfHour({cutoff:DateTime64(3)})' },
   { table: 'trace_flags', sharded: false, where: ORPHAN_FLAGS },
 ];
 

@@ -7,6 +7,7 @@ import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type Trace
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 import { scanEndMs, traceFilterSql, type TraceFilter } from './filter.ts';
+import { chooseByTraceStartsSql, indexAgreesWithSpans, isWindowOnly } from './start-index.ts';
 
 /** A trace chosen for a page, with the value it was sorted by. */
 type PageKeyRow = ChosenTrace & Partial<TraceAggregateRow>;
@@ -100,6 +101,11 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
  * figure for the first step cost more than computing the few it needs.
  */
 async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
+  if (page.sortBy === 'startTime' && isWindowOnly(filter)) {
+    const { chosen, next } = await chooseFromStatement(storage, chooseByTraceStartsSql(filter, page), page);
+    const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
+    if (indexAgreesWithSpans(chosen, records)) return { traces: chosen.map((t) => records.get(t.trace_id)!), next };
+  }
   const { chosen, next } = await chooseTraces(storage, filter, page);
   const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
   return { traces: chosen.map((t) => records.get(t.trace_id)).filter((t): t is ListedTrace => t !== undefined), next };
@@ -116,7 +122,15 @@ export async function chooseTraces(
   page: Omit<TracePageRequest, 'previewChars'>,
   rollups?: readonly RolledUpHour[],
 ): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
-  const { query, params } = chooseTracesSql(filter, page, await rollupsToRead(storage, filter, rollups));
+  return chooseFromStatement(storage, chooseTracesSql(filter, page, await rollupsToRead(storage, filter, rollups)), page);
+}
+
+/** Runs a choosing statement (up to `page.limit + 1` PageKeyRow) and splits off the next page's cursor. */
+async function chooseFromStatement(
+  storage: Storage,
+  { query, params }: Statement,
+  page: Pick<TracePageRequest, 'limit' | 'sortBy'>,
+): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
   const result = await storage.client.query({
     query,
     query_params: params,

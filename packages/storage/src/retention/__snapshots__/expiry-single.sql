@@ -66,6 +66,10 @@ DELETE FROM spans WHERE project_id = {projectId:String} AND start_time < {cutoff
 SELECT 1 FROM trace_hours WHERE project_id = {projectId:String} AND hour < toStartOfHour({cutoff:DateTime64(3)}) LIMIT 1;
 DELETE FROM trace_hours WHERE project_id = {projectId:String} AND hour < toStartOfHour({cutoff:DateTime64(3)});
 
+-- trace_starts
+SELECT 1 FROM trace_starts WHERE project_id = {projectId:String} AND hour < toStartOfHour({cutoff:DateTime64(3)}) LIMIT 1;
+DELETE FROM trace_starts WHERE project_id = {projectId:String} AND hour < toStartOfHour({cutoff:DateTime64(3)});
+
 -- trace_flags
 SELECT 1 FROM trace_flags WHERE project_id = {projectId:String} AND spans_ingested_at >= {lookbackStart:UInt64} AND trace_id NOT IN (
   SELECT trace_id FROM spans WHERE project_id = {projectId:String} AND ingested_at >= {lookbackStart:UInt64}) LIMIT 1;
