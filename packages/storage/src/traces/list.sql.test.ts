@@ -2,6 +2,7 @@
 // changed statement: review the .sql and .params.json diffs as you would a hand-written query.
 import { describe, it } from 'vitest';
 import { chooseTracesSql } from './list.ts';
+import { chooseByTraceStartsSql } from './start-index.ts';
 import { FILTERED, ON_ROOT_TEXT, SOME_HOURS_ROLLED_UP, WINDOW, expectStatement } from './test-fixtures.ts';
 
 describe('chooseTracesSql', () => {
@@ -21,5 +22,12 @@ describe('chooseTracesSql', () => {
 
   it('reads the roots’ texts only for a condition on them', async () => {
     await expectStatement(chooseTracesSql(ON_ROOT_TEXT, { limit: 50, sortBy: 'duration', order: 'desc' }, []), 'list-choose-root-text');
+  });
+});
+
+describe('chooseByTraceStartsSql', () => {
+  it('chooses a window-only page from the trace start index, after a cursor, oldest first', async () => {
+    const page = { limit: 50, order: 'asc', after: { value: '1767589200123456789', traceId: 'trace-9' } } as const;
+    await expectStatement(chooseByTraceStartsSql(WINDOW, page), 'list-choose-from-trace-starts');
   });
 });
