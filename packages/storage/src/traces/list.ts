@@ -6,8 +6,8 @@ import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type TraceRollupColumn } from './aggregate.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
-import { scanEndMs, traceFilterSql, type TraceFilter } from './filter.ts';
-import { chooseByTraceStartsSql, indexAgreesWithSpans, isWindowOnly } from './start-index.ts';
+import { scanEndMs, traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
+import { chooseByTraceStartsSql, indexAgreesWithSpans } from './start-index.ts';
 
 /** A trace chosen for a page, with the value it was sorted by. */
 type PageKeyRow = ChosenTrace & Partial<TraceAggregateRow>;
@@ -101,7 +101,8 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
  * figure for the first step cost more than computing the few it needs.
  */
 async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
-  if (page.sortBy === 'startTime' && isWindowOnly(filter)) {
+  // The index holds trace starts only: it chooses for lists that narrow by the window alone (filter.ts windowOnly).
+  if (page.sortBy === 'startTime' && windowOnly(traceFilterSql(filter))) {
     const { chosen, next } = await chooseFromStatement(storage, chooseByTraceStartsSql(filter, page), page);
     const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
     if (indexAgreesWithSpans(chosen, records)) return { traces: chosen.map((t) => records.get(t.trace_id)!), next };

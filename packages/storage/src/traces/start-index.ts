@@ -3,13 +3,6 @@ import { nanosToDateTimeValue, nanosToIso } from '../sql/values.ts';
 import type { ChosenTrace, ListedTrace } from './chosen.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 
-const WINDOW_ONLY = new Set(['projectId', 'startTimeMs', 'endTimeMs']);
-
-/** Whether the filter holds nothing but its project and window: the lists the trace start index can choose for. */
-export function isWindowOnly(filter: TraceFilter): boolean {
-  return Object.entries(filter).every(([key, value]) => value === undefined || WINDOW_ONLY.has(key));
-}
-
 /**
  * The statement choosing a start-ordered page of a window-only filter from trace_starts
  * (migration 0022) instead of spans: a row per trace and hour, grouped over the window's
