@@ -62,11 +62,12 @@ interface TraceSummaryRow {
  * trace flag (names from the closed TRACE_FLAGS list). Flags are judged after an hour is
  * rolled up and change later, so they are never part of its figures. The traces of the
  * rolled-up hours the window covers whole (`{wholeHours}`, when `byHour`) are counted by the
- * hour of their start kept with their flags (migration 0024), without reading their ids; the
- * other traces, `otherIds` (a subquery), are joined to the project's flagged ones whose hour
- * is not one of those, read once (the join's right side, the one it holds in memory: a few
- * of the window's traces). A row whose hour is unknown (0: its trace has no spans left, the
- * backfill found none) takes the join, which finds it in no window.
+ * hour of their start kept with their flags (migration 0024), without reading their ids (at
+ * 100M spans with 2 % of traces flagged, 2.5M rows fewer). The other traces, `otherIds` (a
+ * subquery), are joined to the project's flagged ones whose hour is not one of those (the
+ * join's right side, the one it holds in memory: a few of the window's traces). A row whose
+ * hour is unknown (0: every writer since 0024 writes it, and its backfill left 0 only to
+ * traces with no spans left) takes the join, which finds it in no window.
  *
  * A flags row's hour is the trace's start when it was judged. A late span with an earlier
  * start can move the trace to another hour; until the flags pass judges it again (it is due
