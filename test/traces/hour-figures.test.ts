@@ -126,7 +126,11 @@ beforeAll(async () => {
   ];
   await svc.service.storage.client.insert({
     table: 'trace_flags',
-    values: flagged.map(([trace_id, flags]) => ({ project_id: PROJECT, trace_id, flags, details: '{}', spans_ingested_at: 0, computed_at: Date.now(), version: 2 ** 53 - 1 })),
+    values: flagged.map(([trace_id, flags]) => {
+      // The hour of the trace's start, as the writer's flags pass keeps it (whole hours' flags are counted by it).
+      const start_hour = Math.floor(TRACES.find((t) => t.id === trace_id)!.startMs / HOUR) * (HOUR / 1000);
+      return { project_id: PROJECT, trace_id, start_hour, flags, details: '{}', spans_ingested_at: 0, computed_at: Date.now(), version: 2 ** 53 - 1 };
+    }),
     format: 'JSONEachRow',
   });
 }, 90_000);

@@ -55,7 +55,7 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
       const rows: TraceFlagsRow[] = traces.map((t) => {
         const { flags, details } = computeTraceFlags(t.spans, t.cost, stats, opts.rules);
         if (flags.length > 0) flagged += 1;
-        return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, computedAtMs: now };
+        return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, startHourMs: t.startHourMs, computedAtMs: now };
       });
       // Before the flags are written: should this fail, the traces stay due and come back
       // next tick, so their automatic evaluations are queued at least once.

@@ -74,6 +74,8 @@ export interface TraceSteps {
   cost: number;
   /** max(ingested_at) of the spans read, ms since the epoch. */
   spansIngestedAt: number;
+  /** The hour of the trace's start (its earliest span's), ms since the epoch: the hour trace_rollups files it under. */
+  startHourMs: number;
 }
 
 /** Outputs longer than this are not empty; only their emptiness is read, not their text. */
@@ -100,7 +102,8 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
     }),
     storage.client.query({
       query: `
-        SELECT trace_id, ${TRACE_COST_SQL}, toString(max(ingested_at)) AS last_ingested
+        SELECT trace_id, ${TRACE_COST_SQL}, toString(max(ingested_at)) AS last_ingested,
+          toString(toUnixTimestamp(toStartOfHour(min(start_time)))) AS start_hour_s
         FROM spans FINAL
         WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
         GROUP BY trace_id`,
@@ -110,7 +113,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
     }),
   ]);
   const spanRows = await spanResult.json<StepRow>();
-  const traceRows = await traceResult.json<{ trace_id: string; trace_cost: number; last_ingested: string }>();
+  const traceRows = await traceResult.json<{ trace_id: string; trace_cost: number; last_ingested: string; start_hour_s: string }>();
   const byTrace = new Map<string, TraceStep[]>();
   for (const r of spanRows) {
     const list = byTrace.get(r.trace_id) ?? [];
@@ -133,6 +136,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
     spans: byTrace.get(t.trace_id) ?? [],
     cost: Number(t.trace_cost),
     spansIngestedAt: Number(t.last_ingested),
+    startHourMs: Number(t.start_hour_s) * 1000,
   }));
 }
 
@@ -198,6 +202,8 @@ export interface TraceFlagsRow {
   flags: TraceFlag[];
   details: Partial<Record<TraceFlag, string>>;
   spansIngestedAt: number;
+  /** TraceSteps.startHourMs: lets a summary count the flags of whole rolled-up hours by hour (summary.ts). */
+  startHourMs: number;
   computedAtMs: number;
 }
 
@@ -212,6 +218,7 @@ export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlag
       flags: r.flags,
       details: JSON.stringify(r.details),
       spans_ingested_at: r.spansIngestedAt,
+      start_hour: r.startHourMs / 1000,
       computed_at: msToDateTimeParam(r.computedAtMs),
       version: nextRowVersion(),
     })),

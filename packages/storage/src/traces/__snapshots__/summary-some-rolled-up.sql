@@ -66,7 +66,10 @@
       ) AS summary_figures
       CROSS JOIN (
       SELECT count() AS summary_flagged_traces, countIf(has(flags, 'duplicate_tools')) AS summary_flag_duplicate_tools, countIf(has(flags, 'loop')) AS summary_flag_loop, countIf(has(flags, 'cost_outlier')) AS summary_flag_cost_outlier, countIf(has(flags, 'empty_output')) AS summary_flag_empty_output
-      FROM (SELECT trace_id FROM (SELECT * FROM (
+      FROM (
+        SELECT flags FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags) AND start_hour IN {wholeHours:Array(DateTime)}
+        UNION ALL
+        SELECT flags FROM (SELECT trace_id FROM (SELECT * FROM (
     SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
     FROM (
       SELECT trace_id,
@@ -95,7 +98,7 @@
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND ((start_time >= {liveFrom0:DateTime64(3)} AND start_time < {liveTo0:DateTime64(3)}) OR (start_time >= {liveFrom1:DateTime64(3)} AND start_time < {liveTo1:DateTime64(3)}))
       GROUP BY trace_id
-    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)} AND trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1))) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)} UNION ALL SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}) AS window_traces
+    )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)} AND trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1))) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}) AS window_traces
       INNER JOIN (
-        SELECT trace_id, flags FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags)
-      ) AS flagged_traces USING trace_id) AS summary_flags
+        SELECT trace_id, flags FROM trace_flags FINAL WHERE project_id = {projectId:String} AND notEmpty(flags) AND start_hour NOT IN {wholeHours:Array(DateTime)}
+      ) AS flagged_traces USING trace_id)) AS summary_flags
