@@ -1,5 +1,5 @@
 import type { Storage } from '../client/client.ts';
-import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen.ts';
+import { readChosenRecords, recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
@@ -7,7 +7,7 @@ import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type Trace
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 import { scanEndMs, traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
-import { chooseByTraceStartsSql, indexAgreesWithSpans } from './start-index.ts';
+import { chooseByTraceStartsSql, indexAgreesWithSpans, startedBeforeWindowSql } from './start-index.ts';
 
 /** A trace chosen for a page, with the value it was sorted by. */
 type PageKeyRow = ChosenTrace & Partial<TraceAggregateRow>;
@@ -103,13 +103,29 @@ export async function listTraces(storage: Storage, filter: TraceFilter, page: Tr
 async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
   // The index holds trace starts only: it chooses for lists that narrow by the window alone (filter.ts windowOnly).
   if (page.sortBy === 'startTime' && windowOnly(traceFilterSql(filter))) {
-    const { chosen, next } = await chooseFromStatement(storage, chooseByTraceStartsSql(filter, page), page);
-    const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
-    if (indexAgreesWithSpans(chosen, records)) return { traces: chosen.map((t) => records.get(t.trace_id)!), next };
+    const fromIndex = await pageFromTraceStarts(storage, filter, page);
+    if (fromIndex) return fromIndex;
   }
   const { chosen, next } = await chooseTraces(storage, filter, page);
   const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
   return { traces: chosen.map((t) => records.get(t.trace_id)).filter((t): t is ListedTrace => t !== undefined), next };
+}
+
+/**
+ * A page chosen from trace_starts (start-index.ts), first over the window's hours alone;
+ * chosen again over the margin's hours too when a trace read there has a row in the margin.
+ * Null when the index disagrees with the spans: the caller chooses from spans.
+ */
+async function pageFromTraceStarts(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage | null> {
+  const scanEnd = msToDateTimeParam(scanEndMs(filter));
+  let { chosen, next, read } = await chooseFromStatement(storage, chooseByTraceStartsSql(filter, page, 'window'), page);
+  const alsoAsk = startedBeforeWindowSql(filter, read);
+  let { records, answer: startedBefore } = await readChosenRecords(storage, filter.projectId, chosen, scanEnd, page.previewChars, { alsoAsk });
+  if (startedBefore && startedBefore.length > 0) {
+    ({ chosen, next } = await chooseFromStatement(storage, chooseByTraceStartsSql(filter, page, 'margin'), page));
+    records = await recordsOfChosenTraces(storage, filter.projectId, chosen, scanEnd, page.previewChars);
+  }
+  return indexAgreesWithSpans(chosen, records) ? { traces: chosen.map((t) => records.get(t.trace_id)!), next } : null;
 }
 
 /**
@@ -126,12 +142,15 @@ export async function chooseTraces(
   return chooseFromStatement(storage, chooseTracesSql(filter, page, await rollupsToRead(storage, filter, rollups)), page);
 }
 
-/** Runs a choosing statement (up to `page.limit + 1` PageKeyRow) and splits off the next page's cursor. */
+/**
+ * Runs a choosing statement (up to `page.limit + 1` PageKeyRow) and splits off the next
+ * page's cursor; `read` holds the ids of every row, the one past the page included.
+ */
 async function chooseFromStatement(
   storage: Storage,
   { query, params }: Statement,
   page: Pick<TracePageRequest, 'limit' | 'sortBy'>,
-): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
+): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null; read: string[] }> {
   const result = await storage.client.query({
     query,
     query_params: params,
@@ -141,7 +160,7 @@ async function chooseFromStatement(
   const rows = await result.json<PageKeyRow>();
   const last = rows[page.limit - 1];
   const next = rows.length > page.limit && last ? { value: TRACE_SORT_FIELDS[page.sortBy].valueOf(last), traceId: last.trace_id } : null;
-  return { chosen: rows.slice(0, page.limit), next };
+  return { chosen: rows.slice(0, page.limit), next, read: rows.map((r) => r.trace_id) };
 }
 
 /**
