@@ -72,6 +72,17 @@ describe('choosing a start-ordered page from the trace start index', () => {
     }
   });
 
+  it('gives the spans’ pages over a window with edges inside hours (probed up to the hour’s edge first)', async () => {
+    const window = { ...WINDOW, startTimeMs: BASE + HOUR + 15 * 60_000, endTimeMs: BASE + 4 * HOUR + 30 * 60_000 };
+    for (const order of ['desc', 'asc'] as const) {
+      for (const limit of [1, 2, 4]) {
+        const { index, spans } = await walk(order, limit, window);
+        expect(index.length).toBeGreaterThan(1);
+        expect(index).toEqual(spans);
+      }
+    }
+  });
+
   it('gives the spans’ pages when the trace read past a page began before the window', async () => {
     // Over the window's first hour alone, trace 23 would be the row after the page of two,
     // promising a next page; it has a row in the margin, so the page is chosen again.
