@@ -21,7 +21,7 @@ const id = (n: number) => n.toString(16).padStart(32, '0');
 type Page = { ids: string[]; next: unknown };
 
 /** Every page of the window in one order, by the list (index path) and by chooseTraces (spans path). */
-async function walk(order: 'asc' | 'desc', limit = 3): Promise<{ index: Page[]; spans: Page[] }> {
+async function walk(order: 'asc' | 'desc', limit = 3, window = WINDOW): Promise<{ index: Page[]; spans: Page[] }> {
   const index: Page[] = [];
   const spans: Page[] = [];
   for (const pages of [index, spans]) {
@@ -30,8 +30,8 @@ async function walk(order: 'asc' | 'desc', limit = 3): Promise<{ index: Page[]; 
       const request = { limit, sortBy: 'startTime' as const, order, ...(after ? { after } : {}) };
       const page =
         pages === index
-          ? await listTraces(storage, WINDOW, { ...request, previewChars: 10 }).then((p) => ({ ids: p.traces.map((t) => t.traceId), next: p.next }))
-          : await chooseTraces(storage, WINDOW, request).then((p) => ({ ids: p.chosen.map((t) => t.trace_id), next: p.next }));
+          ? await listTraces(storage, window, { ...request, previewChars: 10 }).then((p) => ({ ids: p.traces.map((t) => t.traceId), next: p.next }))
+          : await chooseTraces(storage, window, request).then((p) => ({ ids: p.chosen.map((t) => t.trace_id), next: p.next }));
       pages.push(page);
       after = (page.next ?? undefined) as typeof after;
     } while (after);
@@ -50,6 +50,11 @@ beforeAll(async () => {
   await insertTraceSpans(storage, 'acme', id(11), [BASE + HOUR - 60_000, BASE + HOUR + 60_000]);
   // Another project's trace of the same id, earlier than acme's: it must not move acme's.
   await insertTraceSpans(storage, 'other', id(5), [BASE + HOUR + 1_000]);
+  // Project edge: two traces in the window's first hour, and after them a trace that began
+  // in the hour before the window (outside it), read third over the window's hours alone.
+  await insertTraceSpans(storage, 'edge', id(21), [BASE + HOUR + 10 * 60_000]);
+  await insertTraceSpans(storage, 'edge', id(22), [BASE + HOUR + 20 * 60_000]);
+  await insertTraceSpans(storage, 'edge', id(23), [BASE + HOUR - 5 * 60_000, BASE + HOUR + 30 * 60_000]);
 });
 afterAll(async () => {
   await storage?.close();
@@ -64,6 +69,27 @@ describe('choosing a start-ordered page from the trace start index', () => {
       expect(index).toEqual(spans);
       expect(index.flatMap((p) => p.ids)).not.toContain(id(11));
       expect(new Set(index.flatMap((p) => p.ids)).size).toBe(10);
+    }
+  });
+
+  it('gives the spans’ pages over a window with edges inside hours (probed up to the hour’s edge first)', async () => {
+    const window = { ...WINDOW, startTimeMs: BASE + HOUR + 15 * 60_000, endTimeMs: BASE + 4 * HOUR + 30 * 60_000 };
+    for (const order of ['desc', 'asc'] as const) {
+      for (const limit of [1, 2, 4]) {
+        const { index, spans } = await walk(order, limit, window);
+        expect(index.length).toBeGreaterThan(1);
+        expect(index).toEqual(spans);
+      }
+    }
+  });
+
+  it('gives the spans’ pages when the trace read past a page began before the window', async () => {
+    // Over the window's first hour alone, trace 23 would be the row after the page of two,
+    // promising a next page; it has a row in the margin, so the page is chosen again.
+    for (const order of ['asc', 'desc'] as const) {
+      const { index, spans } = await walk(order, 2, { ...WINDOW, projectId: 'edge' });
+      expect(index).toEqual(spans);
+      expect(index).toEqual([{ ids: order === 'asc' ? [id(21), id(22)] : [id(22), id(21)], next: null }]);
     }
   });
 

@@ -44,32 +44,50 @@ export async function recordsOfChosenTraces(
   previewChars: number,
   figuredHereUpTo = SPANS_FIGURED_HERE,
 ): Promise<Map<string, ListedTrace>> {
-  if (chosen.length === 0) return new Map();
+  return (await readChosenRecords(storage, projectId, chosen, scanEnd, previewChars, { figuredHereUpTo })).records;
+}
+
+/**
+ * recordsOfChosenTraces, with `alsoAsk`, a scalar subquery answering an array of strings,
+ * asked in the same statement (a statement of the embedded engine costs ~10 ms of planning
+ * however small): its answer, or undefined when no record was read (nothing chosen, or
+ * every chosen trace gone).
+ */
+export async function readChosenRecords(
+  storage: Storage,
+  projectId: string,
+  chosen: readonly ChosenTrace[],
+  scanEnd: string,
+  previewChars: number,
+  { figuredHereUpTo = SPANS_FIGURED_HERE, alsoAsk }: { figuredHereUpTo?: number; alsoAsk?: Statement },
+): Promise<{ records: Map<string, ListedTrace>; answer: string[] | undefined }> {
+  if (chosen.length === 0) return { records: new Map(), answer: undefined };
   const here = chosen.reduce((spans, t) => spans + Number(t.span_count), 0) <= figuredHereUpTo;
-  const { query, params } = chosenTraceRecordsSql(projectId, chosen, scanEnd, previewChars, here);
+  const { query, params } = chosenTraceRecordsSql(projectId, chosen, scanEnd, previewChars, here, alsoAsk);
   const result = await storage.client.query({
     query,
     query_params: params,
     format: 'JSONEachRow',
     ...named(storage, 'traces.list.records'),
   });
-  type Row = TraceAggregateRow & { trace_span_rows: unknown[][]; trace_flag_lists: string[][] };
+  type Row = TraceAggregateRow & { trace_span_rows: unknown[][]; trace_flag_lists: string[][]; also_asked?: string[] };
   const rows = await result.json<Row>();
   const rest = (row: Row) => ({ input: row.trace_input, output: row.trace_output, flags: row.trace_flag_lists[0] ?? null });
-  return new Map(
-    rows.map((row) => [
+  const records = new Map(
+    rows.map((row): [string, ListedTrace] => [
       row.trace_id,
       here
         ? { ...traceFiguresOfSpans(row.trace_id, row.trace_span_rows.map(FIGURE_SPAN_TUPLES.rowOf)), ...rest(row) }
         : { ...traceRecordFromRow(row), ...rest(row) },
     ]),
   );
+  return { records, answer: rows[0]?.also_asked };
 }
 
 /**
  * The statement of recordsOfChosenTraces for one or more chosen traces: per trace, its
  * spans' figure tuples when `figuredHere` (figures.ts computes the figures), else the
- * engine's figures; then the previews and flags.
+ * engine's figures; then the previews and flags, and `alsoAsk`'s answer as also_asked.
  */
 export function chosenTraceRecordsSql(
   projectId: string,
@@ -77,6 +95,7 @@ export function chosenTraceRecordsSql(
   scanEnd: string,
   previewChars: number,
   figuredHere: boolean,
+  alsoAsk?: Statement,
 ): Statement {
   let from = chosen[0]!.trace_start_ns;
   let to = chosen[0]!.trace_end_ns;
@@ -90,7 +109,8 @@ export function chosenTraceRecordsSql(
   // PREWHERE before FINAL holds for key columns (see rows.ts).
   const query = `
       SELECT ${figuredHere ? `trace_id, ${FIGURE_SPAN_TUPLES.sql} AS trace_span_rows` : TRACE_FIGURES_SQL},
-        ${text('input')}, ${text('output')}, ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists
+        ${text('input')}, ${text('output')}, ${TRACE_FLAGS_OF_CHOSEN_SQL} AS trace_flag_lists${alsoAsk ? `,
+        ${alsoAsk.query} AS also_asked` : ''}
       FROM spans FINAL
       PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
         AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
@@ -98,6 +118,7 @@ export function chosenTraceRecordsSql(
   return {
     query,
     params: {
+      ...alsoAsk?.params,
       projectId,
       chosenIds: chosen.map((t) => t.trace_id),
       chosenFrom: nanosToDateTimeValue(from),

@@ -1,6 +1,6 @@
 // SQL snapshots of the statement that chooses a page of traces. A changed snapshot is a
 // changed statement: review the .sql and .params.json diffs as you would a hand-written query.
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseTracesSql } from './list.ts';
 import { chooseByTraceStartsSql } from './start-index.ts';
 import { FILTERED, ON_ROOT_TEXT, SOME_HOURS_ROLLED_UP, WINDOW, expectStatement } from './test-fixtures.ts';
@@ -28,6 +28,16 @@ describe('chooseTracesSql', () => {
 describe('chooseByTraceStartsSql', () => {
   it('chooses a window-only page from the trace start index, after a cursor, oldest first', async () => {
     const page = { limit: 50, order: 'asc', after: { value: '1767589200123456789', traceId: 'trace-9' } } as const;
-    await expectStatement(chooseByTraceStartsSql(WINDOW, page), 'list-choose-from-trace-starts');
+    await expectStatement(chooseByTraceStartsSql(WINDOW, page, 'margin'), 'list-choose-from-trace-starts');
+  });
+
+  it('over the window’s hours alone differs only in the first hour read', () => {
+    const page = { limit: 50, order: 'desc' } as const;
+    const margin = chooseByTraceStartsSql(WINDOW, page, 'margin');
+    const window = chooseByTraceStartsSql(WINDOW, page, 'window');
+    expect(window.params).toEqual(margin.params);
+    const firstHour = (hourFrom: string) => `hour >= toStartOfHour({${hourFrom}:DateTime64(3)}) AND hour < {scanEnd:DateTime64(3)}`;
+    expect(margin.query).toContain(firstHour('scanStart'));
+    expect(window.query).toBe(margin.query.replace(firstHour('scanStart'), firstHour('startTime')));
   });
 });

@@ -1,5 +1,5 @@
 import type { Storage } from '../client/client.ts';
-import { recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen.ts';
+import { readChosenRecords, recordsOfChosenTraces, type ChosenTrace, type ListedTrace } from './chosen.ts';
 import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
@@ -7,7 +7,7 @@ import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type Trace
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 import { scanEndMs, traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
-import { chooseByTraceStartsSql, indexAgreesWithSpans } from './start-index.ts';
+import { chooseByTraceStartsSql, indexAgreesWithSpans, startedBeforeWindowSql } from './start-index.ts';
 
 /** A trace chosen for a page, with the value it was sorted by. */
 type PageKeyRow = ChosenTrace & Partial<TraceAggregateRow>;
@@ -67,6 +67,7 @@ export interface TracePage {
 /** The first window a start-ordered page looks at; each miss widens it this many times. */
 const PROBE_FIRST_MS = 60 * 60 * 1000;
 const PROBE_GROWTH = 8;
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Lists traces matching the filter, keyset-paginated on (sort value, trace id).
@@ -79,37 +80,79 @@ const PROBE_GROWTH = 8;
  */
 export async function listTraces(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
   if (page.sortBy !== 'startTime') return listTracesInWindow(storage, filter, page);
-  // The page continues from the cursor's start time (inclusive: ties are split by trace id).
-  const edgeMs = page.after ? Math.floor(Number(BigInt(page.after.value) / 1_000_000n)) : undefined;
-  const from = page.order === 'desc' ? Math.min(filter.endTimeMs, edgeMs === undefined ? Infinity : edgeMs + 1) : Math.max(filter.startTimeMs, edgeMs ?? -Infinity);
-  for (let width = PROBE_FIRST_MS; ; width *= PROBE_GROWTH) {
-    const probe =
-      page.order === 'desc'
-        ? { ...filter, startTimeMs: Math.max(filter.startTimeMs, from - width), endTimeMs: from }
-        : { ...filter, startTimeMs: from, endTimeMs: Math.min(filter.endTimeMs, from + width) };
-    if (probe.startTimeMs >= probe.endTimeMs) return { traces: [], next: null };
+  // The index holds trace starts only: it chooses for lists that narrow by the window alone (filter.ts windowOnly).
+  if (windowOnly(traceFilterSql(filter))) {
+    const fromIndex = await pageFromTraceStarts(storage, filter, page);
+    if (fromIndex) return fromIndex;
+  }
+  for (const { probe, whole } of probeWindows(filter, page, 'hour')) {
     const found = await listTracesInWindow(storage, probe, page);
-    const reachedWindowEdge = page.order === 'desc' ? probe.startTimeMs === filter.startTimeMs : probe.endTimeMs === filter.endTimeMs;
-    if (found.next !== null || reachedWindowEdge) return found;
+    if (found.next !== null || whole) return found;
+  }
+  return { traces: [], next: null };
+}
+
+/**
+ * The windows a start-ordered page is looked for in, from where it continues (the cursor's
+ * start time, inclusive: ties are split by trace id) towards the filter's other edge: the
+ * first `first`, an hour or up to the clock hour's edge (so a probe of trace_starts reads
+ * one hour of rows), then 8, 64… hours, up to the whole window (`whole`).
+ */
+function* probeWindows(filter: TraceFilter, page: Pick<TracePageRequest, 'order' | 'after'>, first: 'hour' | 'to-hour-edge'): Generator<{ probe: TraceFilter; whole: boolean }> {
+  const edgeMs = page.after ? Math.floor(Number(BigInt(page.after.value) / 1_000_000n)) : undefined;
+  const desc = page.order === 'desc';
+  const from = desc ? Math.min(filter.endTimeMs, edgeMs === undefined ? Infinity : edgeMs + 1) : Math.max(filter.startTimeMs, edgeMs ?? -Infinity);
+  const hourStart = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
+  const firstWidth = first === 'hour' ? PROBE_FIRST_MS : desc ? from - hourStart(from - 1) : hourStart(from) + HOUR_MS - from;
+  for (let n = 0; ; n++) {
+    const width = n === 0 ? firstWidth : PROBE_FIRST_MS * PROBE_GROWTH ** n;
+    const probe = desc
+      ? { ...filter, startTimeMs: Math.max(filter.startTimeMs, from - width), endTimeMs: from }
+      : { ...filter, startTimeMs: from, endTimeMs: Math.min(filter.endTimeMs, from + width) };
+    if (probe.startTimeMs >= probe.endTimeMs) return;
+    const whole = desc ? probe.startTimeMs === filter.startTimeMs : probe.endTimeMs === filter.endTimeMs;
+    yield { probe, whole };
+    if (whole) return;
   }
 }
 
 /**
- * One page over the filter's whole window, in two steps: the page's traces are chosen by
- * the engine from only the figures the conditions and the order need (chooseTraces), then
- * read whole from the spans of those traces alone (chosen.ts). Planning every
- * figure for the first step cost more than computing the few it needs.
+ * One page over the filter's whole window from spans, in two steps: the page's traces are
+ * chosen by the engine from only the figures the conditions and the order need
+ * (chooseTraces), then read whole from the spans of those traces alone (chosen.ts).
+ * Planning every figure for the first step cost more than computing the few it needs.
  */
 async function listTracesInWindow(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage> {
-  // The index holds trace starts only: it chooses for lists that narrow by the window alone (filter.ts windowOnly).
-  if (page.sortBy === 'startTime' && windowOnly(traceFilterSql(filter))) {
-    const { chosen, next } = await chooseFromStatement(storage, chooseByTraceStartsSql(filter, page), page);
-    const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
-    if (indexAgreesWithSpans(chosen, records)) return { traces: chosen.map((t) => records.get(t.trace_id)!), next };
-  }
   const { chosen, next } = await chooseTraces(storage, filter, page);
   const records = await recordsOfChosenTraces(storage, filter.projectId, chosen, msToDateTimeParam(scanEndMs(filter)), page.previewChars);
   return { traces: chosen.map((t) => records.get(t.trace_id)).filter((t): t is ListedTrace => t !== undefined), next };
+}
+
+/**
+ * A window-only page in start order chosen from trace_starts (start-index.ts), in windows
+ * up to the clock hour's edge first (probeWindows), each over its own hours alone; a window
+ * too short for a page is widened before any record is read. The records statement asks
+ * whether a trace read has a row in the margin; if one has, the page is chosen again over
+ * the margin's hours too. Null when the index disagrees with the spans: the caller chooses
+ * from spans.
+ */
+async function pageFromTraceStarts(storage: Storage, filter: TraceFilter, page: TracePageRequest): Promise<TracePage | null> {
+  for (const { probe, whole } of probeWindows(filter, page, 'to-hour-edge')) {
+    let choice = await chooseFromStatement(storage, chooseByTraceStartsSql(probe, page, 'window'), page);
+    // Too few even counting traces that began in the margin: fewer still without them.
+    if (choice.next === null && !whole) continue;
+    const scanEnd = msToDateTimeParam(scanEndMs(probe));
+    const alsoAsk = startedBeforeWindowSql(probe, choice.read);
+    let { records, answer: startedBefore } = await readChosenRecords(storage, probe.projectId, choice.chosen, scanEnd, page.previewChars, { alsoAsk });
+    if (startedBefore && startedBefore.length > 0) {
+      choice = await chooseFromStatement(storage, chooseByTraceStartsSql(probe, page, 'margin'), page);
+      if (choice.next === null && !whole) continue;
+      records = await recordsOfChosenTraces(storage, probe.projectId, choice.chosen, scanEnd, page.previewChars);
+    }
+    const { chosen, next } = choice;
+    return indexAgreesWithSpans(chosen, records) ? { traces: chosen.map((t) => records.get(t.trace_id)!), next } : null;
+  }
+  return { traces: [], next: null };
 }
 
 /**
@@ -126,12 +169,15 @@ export async function chooseTraces(
   return chooseFromStatement(storage, chooseTracesSql(filter, page, await rollupsToRead(storage, filter, rollups)), page);
 }
 
-/** Runs a choosing statement (up to `page.limit + 1` PageKeyRow) and splits off the next page's cursor. */
+/**
+ * Runs a choosing statement (up to `page.limit + 1` PageKeyRow) and splits off the next
+ * page's cursor; `read` holds the ids of every row, the one past the page included.
+ */
 async function chooseFromStatement(
   storage: Storage,
   { query, params }: Statement,
   page: Pick<TracePageRequest, 'limit' | 'sortBy'>,
-): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null }> {
+): Promise<{ chosen: ChosenTrace[]; next: TraceCursor | null; read: string[] }> {
   const result = await storage.client.query({
     query,
     query_params: params,
@@ -141,7 +187,7 @@ async function chooseFromStatement(
   const rows = await result.json<PageKeyRow>();
   const last = rows[page.limit - 1];
   const next = rows.length > page.limit && last ? { value: TRACE_SORT_FIELDS[page.sortBy].valueOf(last), traceId: last.trace_id } : null;
-  return { chosen: rows.slice(0, page.limit), next };
+  return { chosen: rows.slice(0, page.limit), next, read: rows.map((r) => r.trace_id) };
 }
 
 /**

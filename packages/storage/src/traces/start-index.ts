@@ -4,16 +4,31 @@ import type { ChosenTrace, ListedTrace } from './chosen.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 
 /**
+ * Which hours of trace_starts a page is chosen from: 'margin', the window's hours and those
+ * of its margin, as the spans path scans (a trace starting before the window has a row
+ * there); 'window', the window's hours alone, a third to a half fewer rows for a one-hour
+ * probe, trusted only when startedBeforeWindowSql finds none of the candidates in the margin.
+ */
+export type StartIndexHours = 'margin' | 'window';
+
+/**
  * The statement choosing a start-ordered page of a window-only filter from trace_starts
- * (migration 0022) instead of spans: a row per trace and hour, grouped over the window's
- * hours and those of its margin (a trace starting before the window has a row there), kept
- * when its earliest start lies in the window. The hours cover the spans the spans path
- * scans, so the index's start is never later than the spans': at most earlier. Rows as chooseTraces' (ChosenTrace;
- * span_count is the index's hint, which only steers how the records are computed).
+ * (migration 0022) instead of spans: a row per trace and hour, grouped over `hours`, kept
+ * when its earliest start lies in the window. Over the margin's hours the rows cover the
+ * spans the spans path scans, so the index's start is never later than the spans': at most
+ * earlier. Rows as chooseTraces' (ChosenTrace; span_count is the index's hint, which only
+ * steers how the records are computed), up to `page.limit + 1`.
+ *
+ * Over the window's hours alone, a trace with a row in the margin (so a start before the
+ * window's first hour, outside the window) is seen from its later rows only and may be
+ * chosen. Every other trace is seen whole, with the start the margin gives it. So when no
+ * trace read (the page's and the one after it) has a row in the margin, the rows are the
+ * margin's: those traces rank first among the margin's, which are a subset of the window's.
  */
 export function chooseByTraceStartsSql(
   filter: TraceFilter,
   page: { limit: number; order: 'asc' | 'desc'; after?: { value: string; traceId: string } },
+  hours: StartIndexHours,
 ): Statement {
   const { params } = traceFilterSql(filter);
   const conditions = ['trace_start >= {startTime:DateTime64(3)}', 'trace_start < {endTime:DateTime64(3)}'];
@@ -30,13 +45,28 @@ export function chooseByTraceStartsSql(
       FROM (
         SELECT trace_id, min(trace_start) AS trace_start, max(trace_end) AS trace_end, sum(span_rows) AS span_rows
         FROM trace_starts
-        WHERE project_id = {projectId:String} AND hour >= toStartOfHour({scanStart:DateTime64(3)}) AND hour < {scanEnd:DateTime64(3)}
+        WHERE project_id = {projectId:String} AND hour >= toStartOfHour({${hours === 'margin' ? 'scanStart' : 'startTime'}:DateTime64(3)}) AND hour < {scanEnd:DateTime64(3)}
         GROUP BY trace_id
       )
       WHERE ${conditions.join(' AND ')}
       ORDER BY trace_start ${direction}, trace_id ${direction}
       LIMIT {limit:UInt32}`;
   return { query, params: all };
+}
+
+/**
+ * A scalar subquery for the records statement (chosen.ts, to save a statement): which of
+ * `traceIds`, the traces read over the window's hours alone, have a row in the margin's
+ * hours before them. Any such trace leaves a 'window' page untrusted. The key (project, hour,
+ * trace id) narrows it to the granules holding those ids: none read when none is there.
+ */
+export function startedBeforeWindowSql(filter: TraceFilter, traceIds: readonly string[]): Statement {
+  const { params } = traceFilterSql(filter);
+  const query = `(
+  SELECT groupUniqArray(trace_id) FROM trace_starts
+  WHERE project_id = {projectId:String} AND hour >= toStartOfHour({scanStart:DateTime64(3)}) AND hour < toStartOfHour({startTime:DateTime64(3)})
+    AND trace_id IN {probedIds:Array(String)})`;
+  return { query, params: { projectId: params.projectId, scanStart: params.scanStart, startTime: params.startTime, probedIds: traceIds } };
 }
 
 /**
