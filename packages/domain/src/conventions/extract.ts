@@ -88,8 +88,9 @@ export interface ExtractedFacts extends SpanFacts {
 /** `families`: the span's key families (key-families.ts), when the caller has them already. */
 export function extractFacts(span: OtlpSpan, scopeName: string, resource: ResourceFacts, families = keyFamilies(span.attributes)): ExtractedFacts {
   const f = emptyFacts();
-  // A reader that would find none of its keys is skipped (key-families.ts); those that
-  // can be triggered by the scope name alone still run for it.
+  // A reader that would find none of its keys is skipped (key-families.ts), as are Mastra,
+  // Genkit and MLflow on spans without the family of the key that marks their spans (each
+  // reads nothing without it); those that can be triggered by the scope name alone still run for it.
   if (families & AI_KEYS || scopeName === VERCEL_SCOPE) readVercelAi(span, f, scopeName);
   if (families & MASTRA_KEYS) readMastra(span, f);
   if (families & (LLM_KEYS | OPENINFERENCE_KEYS)) readOpenInference(span, f, families);
