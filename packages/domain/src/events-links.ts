@@ -27,25 +27,42 @@ function limitAttributes(attributes: Attributes, limiter: ValueLimiter): Attribu
   return copy ?? attributes;
 }
 
+const asSent = (attributes: Attributes): Attributes => attributes;
+
+/**
+ * The JSON of records built with their attributes as sent, or cut (limitAttributes) when
+ * that JSON is over the per-value limit: a value's JSON is part of the whole, so when the
+ * whole fits no value can be over the limit, and the common case measures no value alone.
+ */
+function limitedJson(records: (attributesOf: (attributes: Attributes) => Attributes) => unknown[], limiter: ValueLimiter): string {
+  const whole = JSON.stringify(records(asSent));
+  if (truncateUtf8(whole, limiter.maxBytes) === undefined) return whole;
+  return JSON.stringify(records((attributes) => limitAttributes(attributes, limiter)));
+}
+
 export function eventsJson(events: readonly OtlpEvent[], limiter: ValueLimiter): string {
   if (events.length === 0) return '[]';
-  return JSON.stringify(
-    events.map((event) => ({
-      name: event.name,
-      timeUnixNano: event.timeUnixNano,
-      attributes: limitAttributes(event.attributes, limiter),
-    })),
+  return limitedJson(
+    (attributesOf) =>
+      events.map((event) => ({
+        name: event.name,
+        timeUnixNano: event.timeUnixNano,
+        attributes: attributesOf(event.attributes),
+      })),
+    limiter,
   );
 }
 
 export function linksJson(links: readonly OtlpLink[], limiter: ValueLimiter): string {
   if (links.length === 0) return '[]';
-  return JSON.stringify(
-    links.map((link) => ({
-      traceId: link.traceId,
-      spanId: link.spanId,
-      traceState: link.traceState,
-      attributes: limitAttributes(link.attributes, limiter),
-    })),
+  return limitedJson(
+    (attributesOf) =>
+      links.map((link) => ({
+        traceId: link.traceId,
+        spanId: link.spanId,
+        traceState: link.traceState,
+        attributes: attributesOf(link.attributes),
+      })),
+    limiter,
   );
 }

@@ -5,6 +5,7 @@ import type { OtlpScopeSpans, OtlpSpan, OtlpTraceExport } from '@aos/otlp';
 import type { SpanRow } from './span-row.ts';
 import { firstText, flattenAttributes, ValueLimiter } from './attributes.ts';
 import { extractFacts, type ExtractedFacts } from './conventions/extract.ts';
+import { DEPLOYMENT_ENVIRONMENT_KEYS, keyFamilies, LANGFUSE_KEYS } from './conventions/key-families.ts';
 import { ENVIRONMENT_KEYS, readResource, type ResourceFacts } from './conventions/resource.ts';
 import { computeCost } from './cost.ts';
 import { dimensionValues } from './dimensions.ts';
@@ -62,7 +63,9 @@ export function spanRowsFromExport(batch: OtlpTraceExport, ctx: NormalizeContext
 
 /** The row without the batch-level annotations (masked rules, dimensions), which the caller sets. */
 function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: ResourceFacts, ctx: NormalizeContext, limiter: ValueLimiter): SpanRow {
-  const facts = extractFacts(span, scope.name, resource);
+  // Which conventions' keys the span has, found once: the readers skip lookups of keys it cannot have.
+  const families = keyFamilies(span.attributes);
+  const facts = extractFacts(span, scope.name, resource, families);
   const texts = spanTexts(facts, limiter);
   const promotion = new Promotion(texts);
   const attributes = flattenAttributes(span.attributes, limiter, promotion);
@@ -92,7 +95,8 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     status: facts.failed ? 'error' : spanStatusName(span.status.code),
     status_message: span.status.message,
     service_name: resource.serviceName,
-    environment: resource.environment || (firstText(span.attributes, ENVIRONMENT_KEYS) ?? ''),
+    environment:
+      resource.environment || (families & (DEPLOYMENT_ENVIRONMENT_KEYS | LANGFUSE_KEYS) ? (firstText(span.attributes, ENVIRONMENT_KEYS) ?? '') : ''),
     platform: facts.platform,
     scope_name: scope.name,
     scope_version: scope.version,
@@ -116,7 +120,7 @@ function spanRow(span: OtlpSpan, scope: OtlpScopeSpans['scope'], resource: Resou
     tool_name: facts.toolName ?? '',
     tool_arguments: texts.tool_arguments,
     tool_call_id: facts.toolCallId ?? '',
-    time_to_first_token_ms: timeToFirstTokenMs(span, durationMs),
+    time_to_first_token_ms: timeToFirstTokenMs(span, durationMs, families),
     attributes,
     attribute_refs: promotion.refs,
     resource_attributes: resource.attributes,

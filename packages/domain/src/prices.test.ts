@@ -39,6 +39,16 @@ describe('findModelPrice', () => {
     expect(first?.key).toBe('gpt-4.1-mini');
     expect(findModelPrice(table, 'gpt-4.1-mini-2025-04-14', 'openai')).toBe(first);
   });
+
+  it('keeps providers apart in the cache, and answers the same once more names came than it caches', () => {
+    const scoped = loadPriceTable({ 'acme/foo-1': { input: 1, output: 2 }, 'foo-1': { input: 3, output: 4 } });
+    expect(findModelPrice(scoped, 'foo-1', 'acme')?.price.input).toBe(1);
+    expect(findModelPrice(scoped, 'foo-1', '')?.price.input).toBe(3);
+    expect(findModelPrice(scoped, 'foo-1', 'acme')?.price.input).toBe(1);
+    for (let i = 0; i < 10_050; i++) expect(findModelPrice(table, `no-such-model-${i}`, `provider-${i % 3}`)).toBeNull();
+    expect(findModelPrice(table, 'gpt-4.1-mini-2025-04-14', 'openai')?.key).toBe('gpt-4.1-mini');
+    expect(findModelPrice(table, 'no-such-model-7', 'provider-1')).toBeNull();
+  });
 });
 
 describe('loadPriceTable overrides', () => {

@@ -60,8 +60,13 @@ export function loadPriceTable(overrides?: unknown): PriceTable {
 interface LookupIndex {
   /** Keys, longest first, for prefix matching. */
   byLength: string[];
-  /** Raw (provider, model) → result; the same few models repeat millions of times. */
-  cache: Map<string, PriceMatch | null>;
+  /**
+   * Raw provider → raw model → result; the same few models repeat millions of times. Two
+   * levels, not one joined key: a joined key is a new string to hash on every lookup.
+   */
+  cache: Map<string, Map<string, PriceMatch | null>>;
+  /** Results in the cache, all providers together. */
+  cached: number;
 }
 
 /** Bounded so a stream of distinct garbage model names cannot grow memory without limit. */
@@ -69,7 +74,7 @@ const MAX_CACHED_LOOKUPS = 10_000;
 const indexes = new WeakMap<PriceTable, LookupIndex>();
 
 function buildIndex(models: ReadonlyMap<string, ModelPrice>): LookupIndex {
-  return { byLength: [...models.keys()].sort((a, b) => b.length - a.length), cache: new Map() };
+  return { byLength: [...models.keys()].sort((a, b) => b.length - a.length), cache: new Map(), cached: 0 };
 }
 
 function exactMatch(models: ReadonlyMap<string, ModelPrice>, key: string): PriceMatch | undefined {
@@ -116,11 +121,17 @@ export function findModelPrice(table: PriceTable, model: string, provider?: stri
     index = buildIndex(table.models);
     indexes.set(table, index);
   }
-  const cacheKey = `${provider}\u0000${model}`;
-  const cached = index.cache.get(cacheKey);
+  let byModel = index.cache.get(provider);
+  const cached = byModel?.get(model);
   if (cached !== undefined) return cached;
   const result = lookup(table, index, model, provider);
-  if (index.cache.size >= MAX_CACHED_LOOKUPS) index.cache.clear();
-  index.cache.set(cacheKey, result);
+  if (index.cached >= MAX_CACHED_LOOKUPS) {
+    index.cache.clear();
+    index.cached = 0;
+    byModel = undefined;
+  }
+  if (byModel === undefined) index.cache.set(provider, (byModel = new Map()));
+  byModel.set(model, result);
+  index.cached++;
   return result;
 }

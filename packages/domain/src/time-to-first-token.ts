@@ -21,6 +21,7 @@
  */
 import type { OtlpSpan } from '@aos/otlp';
 import { firstNumber } from './attributes.ts';
+import { AI_KEYS, GENAI_KEYS, keyFamilies, LANGFUSE_KEYS, LLM_KEYS, MASTRA_KEYS } from './conventions/key-families.ts';
 import { unquoteJson } from './messages/json.ts';
 import { diffMillis, nanosToMillis } from './time.ts';
 
@@ -43,6 +44,7 @@ export const FIRST_TOKEN_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 function fromEvents(span: OtlpSpan): number | null {
+  if (span.events.length === 0) return null;
   let earliestMs = Infinity;
   for (const event of span.events) {
     if (!FIRST_TOKEN_EVENTS.has(event.name)) continue;
@@ -53,19 +55,26 @@ function fromEvents(span: OtlpSpan): number | null {
   return earliestMs === Infinity || earliestMs < 0 ? null : earliestMs;
 }
 
-export function timeToFirstTokenMs(span: OtlpSpan, durationMs: number): number | null {
+/** `families`: the span's key families (key-families.ts); the keys of families it has none of are not looked up. */
+export function timeToFirstTokenMs(span: OtlpSpan, durationMs: number, families = keyFamilies(span.attributes)): number | null {
   const a = span.attributes;
-  const ms = firstNumber(a, MILLISECOND_KEYS);
+  const ms = families & AI_KEYS ? firstNumber(a, MILLISECOND_KEYS) : undefined;
   if (ms !== undefined && ms >= 0) return ms;
-  const seconds = firstNumber(a, SECOND_KEYS);
+  const seconds = families & (GENAI_KEYS | LLM_KEYS) ? firstNumber(a, SECOND_KEYS) : undefined;
   if (seconds !== undefined && seconds >= 0) {
     const asMs = seconds * 1000;
     return durationMs > 0 && asMs > durationMs && seconds <= durationMs ? seconds : asMs;
   }
+  if (families & (MASTRA_KEYS | LANGFUSE_KEYS)) return fromStartTime(span) ?? fromEvents(span);
+  return fromEvents(span);
+}
+
+function fromStartTime(span: OtlpSpan): number | undefined {
+  const a = span.attributes;
   for (const key of START_TIME_KEYS) {
     const at = a[key];
     const ms = typeof at === 'string' ? Date.parse(unquoteJson(at)) - nanosToMillis(span.startTimeUnixNano) : NaN;
     if (ms >= 0) return ms;
   }
-  return span.events.length === 0 ? null : fromEvents(span);
+  return undefined;
 }

@@ -22,7 +22,7 @@ import { emptyFacts, hasTokenCounts, type SpanFacts } from './facts.ts';
 import { GENAI_MARKER_KEYS, readGenAi } from './genai.ts';
 import { GENKIT_TYPE_KEY, readGenkit } from './genkit.ts';
 import { GOOGLE_ADK_SCOPE, readGoogleAdk } from './google-adk.ts';
-import { AI_KEYS, GENAI_KEYS, GOOGLE_ADK_KEYS, keyFamilies, LANGFUSE_KEYS, LIVEKIT_KEYS, LLM_KEYS, OPENINFERENCE_KEYS, TRACELOOP_KEYS } from './key-families.ts';
+import { AI_KEYS, GENAI_KEYS, GENKIT_KEYS, GOOGLE_ADK_KEYS, keyFamilies, LANGFUSE_KEYS, LIVEKIT_KEYS, LLM_KEYS, MASTRA_KEYS, MLFLOW_KEYS, OPENINFERENCE_KEYS, PLATFORM_KEYS, PYDANTIC_AI_KEYS, TRACELOOP_KEYS } from './key-families.ts';
 import { LANGFUSE_MARKER_KEYS, LANGFUSE_SCOPE, readLangfuse } from './langfuse.ts';
 import { LIVEKIT_MARKER_KEYS, readLiveKit } from './livekit.ts';
 import { MASTRA_SPAN_TYPE_KEY, readMastra } from './mastra.ts';
@@ -54,17 +54,17 @@ export function detectPlatform(
   families = keyFamilies(span.attributes),
 ): string {
   const a = span.attributes;
-  const explicit = textOf(a, 'platform') ?? resourcePlatform;
+  const explicit = (families & PLATFORM_KEYS ? textOf(a, 'platform') : undefined) ?? resourcePlatform;
   if (explicit !== undefined) return explicit;
   if (typeof a[VERCEL_OPERATION_KEY] === 'string') return 'vercel-ai';
-  if (a[MASTRA_SPAN_TYPE_KEY] !== undefined) return 'mastra';
+  if (families & MASTRA_KEYS && a[MASTRA_SPAN_TYPE_KEY] !== undefined) return 'mastra';
   if (a[OPENINFERENCE_KIND_KEY] !== undefined) return 'openinference';
   if (families & (TRACELOOP_KEYS | LLM_KEYS) && hasAny(a, OPENLLMETRY_MARKER_KEYS)) return 'openllmetry';
-  if (hasAny(a, PYDANTIC_AI_MARKER_KEYS) || scopeName === PYDANTIC_AI_SCOPE) return 'pydantic-ai';
+  if ((families & PYDANTIC_AI_KEYS && hasAny(a, PYDANTIC_AI_MARKER_KEYS)) || scopeName === PYDANTIC_AI_SCOPE) return 'pydantic-ai';
   if (scopeName === GOOGLE_ADK_SCOPE) return 'google-adk';
   if (families & LIVEKIT_KEYS && hasAny(a, LIVEKIT_MARKER_KEYS)) return 'livekit';
-  if (a[GENKIT_TYPE_KEY] !== undefined) return 'genkit';
-  if (a[MLFLOW_SPAN_TYPE_KEY] !== undefined) return 'mlflow';
+  if (families & GENKIT_KEYS && a[GENKIT_TYPE_KEY] !== undefined) return 'genkit';
+  if (families & MLFLOW_KEYS && a[MLFLOW_SPAN_TYPE_KEY] !== undefined) return 'mlflow';
   if (isSemanticKernelScope(scopeName)) return 'semantic-kernel';
   if ((families & LANGFUSE_KEYS && hasAny(a, LANGFUSE_MARKER_KEYS)) || scopeName === LANGFUSE_SCOPE) return 'langfuse';
   if (scopeName === VERCEL_SCOPE) return 'vercel-ai';
@@ -85,25 +85,26 @@ export interface ExtractedFacts extends SpanFacts {
   platform: string;
 }
 
-export function extractFacts(span: OtlpSpan, scopeName: string, resource: ResourceFacts): ExtractedFacts {
+/** `families`: the span's key families (key-families.ts), when the caller has them already. */
+export function extractFacts(span: OtlpSpan, scopeName: string, resource: ResourceFacts, families = keyFamilies(span.attributes)): ExtractedFacts {
   const f = emptyFacts();
-  // A reader that would find none of its keys is skipped (key-families.ts); those that
-  // can be triggered by the scope name alone still run for it.
-  const families = keyFamilies(span.attributes);
+  // A reader that would find none of its keys is skipped (key-families.ts), as are Mastra,
+  // Genkit and MLflow on spans without the family of the key that marks their spans (each
+  // reads nothing without it); those that can be triggered by the scope name alone still run for it.
   if (families & AI_KEYS || scopeName === VERCEL_SCOPE) readVercelAi(span, f, scopeName);
-  readMastra(span, f);
+  if (families & MASTRA_KEYS) readMastra(span, f);
   if (families & (LLM_KEYS | OPENINFERENCE_KEYS)) readOpenInference(span, f, families);
   if (families & (TRACELOOP_KEYS | LLM_KEYS)) readOpenLlmetry(span, f);
-  readPydanticAi(span, f);
+  if (families & PYDANTIC_AI_KEYS) readPydanticAi(span, f);
   if (families & GOOGLE_ADK_KEYS || scopeName === GOOGLE_ADK_SCOPE) readGoogleAdk(span, f, scopeName);
   if (families & LIVEKIT_KEYS) readLiveKit(span, f);
-  readGenkit(span, f);
-  readMlflow(span, f);
+  if (families & GENKIT_KEYS) readGenkit(span, f);
+  if (families & MLFLOW_KEYS) readMlflow(span, f);
   readSemanticKernel(span, f, scopeName);
   if (families & LANGFUSE_KEYS || scopeName === LANGFUSE_SCOPE) readLangfuse(span, f, scopeName);
   // Besides gen_ai.* and llm.* keys, GenAI semconv reads message events.
   if (families & (GENAI_KEYS | LLM_KEYS) || span.events.length > 0) readGenAi(span, f, families);
-  readPlainTexts(span, f);
+  if (families & OPENINFERENCE_KEYS) readPlainTexts(span, f);
   f.sessionId ??= firstText(span.attributes, SESSION_KEYS) ?? resource.sessionId;
   f.userId ??= firstText(span.attributes, USER_KEYS) ?? resource.userId;
   f.spanType ??= fallbackSpanType(f);

@@ -28,6 +28,18 @@ export const GENAI_KEYS = 128;
 export const GENAI_USAGE_KEYS = 256;
 /** `gen_ai.prompt*` and `gen_ai.completion*`: the older indexed and flat message keys. */
 export const GENAI_PROMPT_KEYS = 512;
+/** `mastra.*`: Mastra. */
+export const MASTRA_KEYS = 1024;
+/** `genkit:*`: Genkit. */
+export const GENKIT_KEYS = 2048;
+/** `mlflow.*`: MLflow. */
+export const MLFLOW_KEYS = 4096;
+/** Pydantic AI's keys, most without a prefix of their own: `pydantic_ai.*`, `all_messages_events`, `final_result`, `agent_name`, `tool_arguments`. */
+export const PYDANTIC_AI_KEYS = 8192;
+/** `platform`: an explicit platform name. */
+export const PLATFORM_KEYS = 16384;
+/** `deployment.environment*`: the environment's semconv names. */
+export const DEPLOYMENT_ENVIRONMENT_KEYS = 32768;
 
 /** A prefix, its family, and the longer prefixes tested only after it (written without it). */
 type Prefix = readonly [prefix: string, family: number, longer?: PrefixTable];
@@ -65,6 +77,16 @@ const PREFIXES = prefixTable([
   ['agent.', OPENINFERENCE_KEYS],
   ['session.', OPENINFERENCE_KEYS],
   ['user.', OPENINFERENCE_KEYS],
+  ['mastra.', MASTRA_KEYS],
+  ['genkit:', GENKIT_KEYS],
+  ['mlflow.', MLFLOW_KEYS],
+  ['pydantic_ai.', PYDANTIC_AI_KEYS],
+  ['all_messages_events', PYDANTIC_AI_KEYS],
+  ['final_result', PYDANTIC_AI_KEYS],
+  ['agent_name', PYDANTIC_AI_KEYS],
+  ['tool_arguments', PYDANTIC_AI_KEYS],
+  ['platform', PLATFORM_KEYS],
+  ['deployment.environment', DEPLOYMENT_ENVIRONMENT_KEYS],
 ]);
 
 function familiesOf(key: string, table: PrefixTable, from: number): number {

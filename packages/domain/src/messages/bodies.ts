@@ -5,7 +5,7 @@
  */
 import { messageOf, messagesOf, systemPartsOf } from './chat-messages.ts';
 import { message, textPart, type ChatMessage, type Conversation, type MessagePart } from './model.ts';
-import { isObject, partOf, str, toolCallParts } from './parts.ts';
+import { isObject, partOf, str, toolCallParts, withFields } from './parts.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -54,7 +54,7 @@ function resultMessage(body: Obj): ChatMessage | undefined {
   if (text) parts.push(textPart(text));
   else if (body['object'] !== undefined && body['object'] !== null) parts.push(textPart(JSON.stringify(body['object'])));
   for (const call of Array.isArray(body['toolCalls']) ? body['toolCalls'] : []) {
-    const part = partOf(isObject(call) && call['type'] === undefined ? { ...call, type: 'tool-call' } : call);
+    const part = partOf(isObject(call) && call['type'] === undefined ? withFields(call, { type: 'tool-call' }) : call);
     if (part?.type === 'tool_call') parts.push(part);
   }
   if (parts.length === 0 && text === undefined) return undefined;
@@ -140,7 +140,7 @@ export function conversationOf(value: unknown, side: 'input' | 'output'): Conver
 export function toolCallsOf(value: unknown): MessagePart[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((call) => {
-    const part = partOf(isObject(call) && call['type'] !== 'tool-call' ? { ...call, type: 'tool-call' } : call);
+    const part = partOf(isObject(call) && call['type'] !== 'tool-call' ? withFields(call, { type: 'tool-call' }) : call);
     return part?.type === 'tool_call' ? [part] : toolCallParts([call]);
   });
 }

@@ -4,7 +4,7 @@
  * LangChain's serialized messages.
  */
 import { message, normalizeRole, textPart, toolCallResponsePart, type ChatMessage, type MessagePart, type MessageRole } from './model.ts';
-import { contentText, isObject, partOf, partsOf, str, toolCallParts } from './parts.ts';
+import { contentText, isObject, partOf, partsOf, str, toolCallParts, withFields } from './parts.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ function langChainMessage(item: Obj): ChatMessage | undefined {
   if (className === undefined) return undefined;
   const role = LANGCHAIN_CLASSES[className] ?? normalizeRole(kwargs['role']);
   const extra = isObject(kwargs['additional_kwargs']) ? kwargs['additional_kwargs'] : {};
-  return roleMessage(role, { ...kwargs, tool_calls: kwargs['tool_calls'] ?? extra['tool_calls'] });
+  return roleMessage(role, withFields(kwargs, { tool_calls: kwargs['tool_calls'] ?? extra['tool_calls'] }));
 }
 
 /** A message with the OpenAI / LangChain extras: tool calls, a tool call id, reasoning content. */
@@ -39,7 +39,9 @@ function roleMessage(role: MessageRole, m: Obj): ChatMessage {
   const reasoning = str(m['reasoning_content']) ?? str(m['reasoning']);
   if (reasoning) parts.unshift({ type: 'reasoning', content: reasoning });
   if (typeof m['refusal'] === 'string' && m['refusal'] !== '') parts.push(textPart(m['refusal']));
-  parts.push(...toolCallParts(m['tool_calls']));
+  // Most messages have no tool calls: no list to build and spread for them.
+  const calls = m['tool_calls'];
+  if (Array.isArray(calls)) parts.push(...toolCallParts(calls));
   const fn = m['function_call'];
   if (isObject(fn) && typeof fn['name'] === 'string') parts.push(...toolCallParts([{ function: fn }]));
   const toolCallId = str(m['tool_call_id']);
@@ -61,11 +63,11 @@ function roleMessage(role: MessageRole, m: Obj): ChatMessage {
 /** OpenAI Responses input/output items that are not messages. */
 function responsesItem(item: Obj, type: string): ChatMessage | undefined {
   if (type === 'function_call' || type === 'custom_tool_call') {
-    const part = partOf({ ...item, type: 'function_call', arguments: item['arguments'] ?? item['input'] });
+    const part = partOf(withFields(item, { type: 'function_call', arguments: item['arguments'] ?? item['input'] }));
     return part ? message('assistant', [part]) : undefined;
   }
   if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-    const part = partOf({ ...item, type: 'function_call_output' });
+    const part = partOf(withFields(item, { type: 'function_call_output' }));
     return part ? message('tool', [part]) : undefined;
   }
   if (type === 'reasoning') {

@@ -9,7 +9,7 @@ import type { AttributeValue, Attributes } from '@aos/otlp';
 import { messageOf, systemPartsOf } from './chat-messages.ts';
 import { attributeJson, parseJsonText, textConversation } from './json.ts';
 import type { ChatMessage, MessagePart } from './model.ts';
-import { isObject, partOf } from './parts.ts';
+import { isObject, partOf, withFields } from './parts.ts';
 
 /** One event as a span event or a log record has it (a log record's body, when there is one). */
 export interface GenAiEventRecord {
@@ -68,14 +68,14 @@ export function contentBlocks(value: unknown): unknown {
 function messageEvent(role: string, body: Record<string, unknown>): ChatMessage | undefined {
   // A tool message names the call it answers as `id`.
   const toolCallId = role === 'tool' ? (body['tool_call_id'] ?? body['id']) : undefined;
-  return messageOf({ ...body, content: contentBlocks(body['content']), role: body['role'] ?? role, tool_call_id: toolCallId });
+  return messageOf(withFields(body, { content: contentBlocks(body['content']), role: body['role'] ?? role, tool_call_id: toolCallId }));
 }
 
 /** The answer: a message object, or (Strands) its content as text or content-block JSON. */
 function choiceEvent(body: Record<string, unknown>): ChatMessage | undefined {
   const sent = body['message'];
   const m = isObject(sent) ? sent : typeof sent === 'string' ? { content: contentBlocks(sent) } : body;
-  return messageOf({ ...m, role: m['role'] ?? 'assistant', finish_reason: body['finish_reason'] ?? m['finish_reason'] });
+  return messageOf(withFields(m, { role: m['role'] ?? 'assistant', finish_reason: body['finish_reason'] ?? m['finish_reason'] }));
 }
 
 export function conversationFromEvents(events: readonly GenAiEventRecord[]): EventConversation {

@@ -26,6 +26,9 @@ export interface IndexedMessages {
   probes: string[];
   /** Keys of a message's fields below its index. */
   fields: { role: string; content: string; toolCallId: string; name: string; finishReason: string };
+  /** Where a message's nested lists start below its index. */
+  toolCallsAt: string;
+  contentsAt: string;
 }
 
 export function indexedMessages(spec: IndexedMessagesSpec): IndexedMessages {
@@ -40,14 +43,18 @@ export function indexedMessages(spec: IndexedMessagesSpec): IndexedMessages {
       name: `${spec.message}.name`,
       finishReason: `${spec.message}.finish_reason`,
     },
+    toolCallsAt: `${spec.message}.tool_calls`,
+    contentsAt: `${spec.message}.contents`,
   };
 }
 
-/** Keys of one indexed item below its index (`.message.role` → value), and its nested lists by index. */
+type NestedItems = Map<number, Record<string, AttributeValue>>;
+
+/** Keys of one indexed item below its index (`.message.role` → value), and its nested lists by index (made when the item has one). */
 interface Item {
   fields: Record<string, AttributeValue>;
-  toolCalls: Map<number, Record<string, AttributeValue>>;
-  contents: Map<number, Record<string, AttributeValue>>;
+  toolCalls: NestedItems | undefined;
+  contents: NestedItems | undefined;
 }
 
 /** `.12.rest` → [12, '.rest'], or undefined when the text does not start with `.<digits>`. */
@@ -65,10 +72,9 @@ function splitIndex(text: string, from: number): [number, string] | undefined {
 }
 
 /** One pass over the span's keys: cheaper than building every candidate key of every index. */
-function collectItems(a: Attributes, spec: IndexedMessagesSpec): Map<number, Item> {
+function collectItems(a: Attributes, list: IndexedMessages): Map<number, Item> {
+  const { spec, toolCallsAt, contentsAt } = list;
   const items = new Map<number, Item>();
-  const toolCallsAt = `${spec.message}.tool_calls`;
-  const contentsAt = `${spec.message}.contents`;
   for (const key in a) {
     const value = a[key];
     if (value === undefined || value === null || !key.startsWith(spec.prefix)) continue;
@@ -76,14 +82,15 @@ function collectItems(a: Attributes, spec: IndexedMessagesSpec): Map<number, Ite
     if (split === undefined) continue;
     const [index, rest] = split;
     let item = items.get(index);
-    if (item === undefined) items.set(index, (item = { fields: {}, toolCalls: new Map(), contents: new Map() }));
-    const nested = rest.startsWith(toolCallsAt) ? item.toolCalls : rest.startsWith(contentsAt) ? item.contents : undefined;
-    if (nested === undefined) {
+    if (item === undefined) items.set(index, (item = { fields: {}, toolCalls: undefined, contents: undefined }));
+    const isToolCall = rest.startsWith(toolCallsAt);
+    if (!isToolCall && !rest.startsWith(contentsAt)) {
       item.fields[rest] = value;
       continue;
     }
-    const inner = splitIndex(rest, (nested === item.toolCalls ? toolCallsAt : contentsAt).length);
+    const inner = splitIndex(rest, (isToolCall ? toolCallsAt : contentsAt).length);
     if (inner === undefined) continue;
+    const nested = isToolCall ? (item.toolCalls ??= new Map()) : (item.contents ??= new Map());
     let entry = nested.get(inner[0]);
     if (entry === undefined) nested.set(inner[0], (entry = {}));
     entry[inner[1]] = value;
@@ -103,8 +110,8 @@ function contentValue(value: AttributeValue | undefined): unknown {
 }
 
 /** OpenInference content parts (`message_content.type|text|image.image.url`) in OpenAI's shape. */
-function contentParts(contents: Map<number, Record<string, AttributeValue>>): unknown[] | undefined {
-  if (contents.size === 0) return undefined;
+function contentParts(contents: NestedItems | undefined): unknown[] | undefined {
+  if (contents === undefined) return undefined;
   return byIndex(contents).map((c) => {
     const image = c['.message_content.image.image.url'];
     return image !== undefined ? { type: 'image_url', image_url: { url: image } } : { type: 'text', text: c['.message_content.text'] ?? '' };
@@ -116,9 +123,9 @@ export function readIndexedMessages(a: Attributes, list: IndexedMessages): ChatM
   if (!list.probes.some((key) => a[key] !== undefined)) return undefined;
   const { spec, fields: keys } = list;
   const messages: ChatMessage[] = [];
-  for (const item of byIndex(collectItems(a, spec))) {
+  for (const item of byIndex(collectItems(a, list))) {
     const f = item.fields;
-    const calls = byIndex(item.toolCalls).map((c) => ({
+    const calls = (item.toolCalls === undefined ? [] : byIndex(item.toolCalls)).map((c) => ({
       id: c[spec.toolCall.id],
       type: 'function',
       function: { name: c[spec.toolCall.name] ?? '', arguments: c[spec.toolCall.arguments] },
