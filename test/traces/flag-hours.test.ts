@@ -6,7 +6,7 @@ import { insertTraceSpans } from '../support/trace-spans.ts';
 import { eventually, startTestService, type TestService } from '../support/service.ts';
 
 // A summary counts the flags of the rolled-up hours its window covers whole by the hour of
-// the trace's start kept with its flags (migration 0024), and joins the other traces' ids.
+// the trace's start kept with its flags (migration 0023), and joins the other traces' ids.
 // These tests hold it to the join over every trace id (flagHours: false) and to the spans
 // alone: flagged traces in whole, cut and live hours, one crossing an hour, unflagged and
 // re-flagged ones, rows written before the migration, and a trace whose start moved.
@@ -92,7 +92,7 @@ beforeAll(async () => {
   // Judged once, then again with other flags (a newer version), some unflagged.
   await judge({ [w0!]: ['loop'], [w1!]: [], [w3!]: ['loop', 'cost_outlier'], [CROSSING.id]: ['empty_output'], [w4!]: ['loop'], [w7!]: ['loop'] });
   await judge({ [w6!]: ['duplicate_tools'], [w9!]: ['loop'], [LIVE[0]!.id]: ['empty_output'], [LIVE[1]!.id]: ['loop'], [w4!]: ['empty_output'], [w7!]: [] });
-  // Rows written before migration 0024 (no hour), then its backfill.
+  // Rows written before migration 0023 (no hour), then its backfill.
   await storage.client.insert({
     table: 'trace_flags',
     values: [[w2!, ['duplicate_tools']], [w10!, ['cost_outlier', 'loop']]].map(([trace_id, flags]) => ({
@@ -100,7 +100,7 @@ beforeAll(async () => {
     })),
     format: 'JSONEachRow',
   });
-  const backfill = loadMigrations('single').find((m) => m.name.startsWith('0024_'))!.statements.find((s) => s.startsWith('INSERT'))!;
+  const backfill = loadMigrations('single').find((m) => m.name.startsWith('0023_'))!.statements.find((s) => s.startsWith('INSERT'))!;
   await storage.client.command({ query: backfill });
 }, 90_000);
 afterAll(async () => {

@@ -62,11 +62,11 @@ interface TraceSummaryRow {
  * trace flag (names from the closed TRACE_FLAGS list). Flags are judged after an hour is
  * rolled up and change later, so they are never part of its figures. The traces of the
  * rolled-up hours the window covers whole (`{wholeHours}`, when `byHour`) are counted by the
- * hour of their start kept with their flags (migration 0024), without reading their ids (at
+ * hour of their start kept with their flags (migration 0023), without reading their ids (at
  * 100M spans with 2 % of traces flagged, 2.5M rows fewer). The other traces, `otherIds` (a
  * subquery), are joined to the project's flagged ones whose hour is not one of those (the
  * join's right side, the one it holds in memory: a few of the window's traces). A row whose
- * hour is unknown (0: every writer since 0024 writes it, and its backfill left 0 only to
+ * hour is unknown (0: every writer since 0023 writes it, and its backfill left 0 only to
  * traces with no spans left) takes the join, which finds it in no window.
  *
  * A flags row's hour is the trace's start when it was judged. A late span with an earlier
@@ -74,7 +74,7 @@ interface TraceSummaryRow {
  * as soon as it is quiet: its newest span is newer than its flags) a reader counts it once,
  * under the hour it was judged in: by that hour if the window covers it whole, else by the
  * join if its id is among the other traces. Meanwhile the old flags are counted anyway (as
- * before 0024, where the join counted them under the trace's new hour), so the lag is the
+ * before 0023, where the join counted them under the trace's new hour), so the lag is the
  * one between the rollups and the flags there always was. Within it, the trace is counted
  * once too often or not at all only when one of its two hours is a whole hour of the window
  * and the other is not (outside the window, cut by it, or live): never twice.
