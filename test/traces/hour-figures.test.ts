@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exactRollupHours, type RolledUpHour, type TraceFilter } from '@aos/storage';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { exactRollupHours, migrate, type RolledUpHour, type TraceFilter } from '@aos/storage';
 import { measureByName, MEASURE_NAMES, type MeasureName } from '@aos/storage';
 import { traceSummarySql } from '../../packages/storage/src/traces/summary.ts';
 import { hourlyTimeseriesSql } from '../../packages/storage/src/traces/timeseries-hourly.ts';
@@ -215,5 +215,49 @@ describe('timeseries over hour figures', () => {
     expect(hourlyTimeseriesSql(filter, 'trace_count', 1800, rollups)).toBeNull();
     expect(hourlyTimeseriesSql({ ...filter, environment: 'prod' }, 'trace_count', 3600, rollups)).toBeNull();
     expect(hourlyTimeseriesSql(filter, 'flag_rate', 3600, rollups)).toBeNull();
+  });
+});
+
+describe('hour figures written before migration 0024', () => {
+  const storage = () => svc.service.storage;
+  const figureRows = async () => {
+    const result = await storage().client.query({ query: 'SELECT count() AS n FROM trace_hour_figures', format: 'JSONEachRow' });
+    return Number((await result.json<{ n: string }>())[0]!.n);
+  };
+  /** 0024 run again as on storage where it was never applied. */
+  const migrateAgain = async () => {
+    await storage().client.command({ query: "DELETE FROM schema_migrations WHERE name = '0024_trace_hour_figure_hashes.sql'" });
+    expect(await migrate(storage())).toEqual(['0024_trace_hour_figure_hashes.sql']);
+  };
+
+  it('get their sessions and users from their trace rollups (the backfill), and a second run adds nothing', async () => {
+    const filter: TraceFilter = { projectId: PROJECT, startTimeMs: BASE - HOUR, endTimeMs: Date.now() + 60_000 };
+    const rollups = await exactRollupHours(storage(), PROJECT, filter);
+    // The figures as 0021 and the rollup pass wrote them before 0024: no hash columns.
+    await storage().client.command({ query: 'ALTER TABLE trace_hour_figures DROP COLUMN hour_session_hashes, DROP COLUMN hour_user_hashes SETTINGS mutations_sync = 2' });
+    // Rows are counted: a merge would fold a computation's rows into one meanwhile
+    // (after the drop: a mutation waits for merges to run).
+    await storage().client.command({ query: 'SYSTEM STOP MERGES trace_hour_figures' });
+    onTestFinished(async () => {
+      await storage().client.command({ query: 'SYSTEM START MERGES trace_hour_figures' });
+    });
+    const before = await figureRows();
+    await migrateAgain();
+    // One more row per stored computation with a session or a user.
+    const withIds = await storage().client.query({
+      query: "SELECT uniqExact(project_id, hour, version) AS n FROM trace_rollups WHERE trace_session_id != '' OR trace_user_id != ''",
+      format: 'JSONEachRow',
+    });
+    const added = Number((await withIds.json<{ n: string }>())[0]!.n);
+    expect(added).toBeGreaterThanOrEqual(6);
+    expect(await figureRows()).toBe(before + added);
+    const fast = await summaryRow(filter, rollups);
+    expect(fast.readsHourFigures).toBe(true);
+    expect({ ...fast, readsHourFigures: null }).toEqual({ ...(await summaryRow(filter, rollups, { hourFigures: false })), readsHourFigures: null });
+    expect(Number(fast.summary_sessions)).toBe(new Set(TRACES.flatMap((t) => (t.session ? [t.session] : []))).size);
+    expect(Number(fast.summary_users)).toBe(new Set(TRACES.flatMap((t) => (t.user ? [t.user] : []))).size);
+    await migrateAgain();
+    expect(await figureRows()).toBe(before + added);
+    expect(await summaryRow(filter, rollups)).toEqual(fast);
   });
 });

@@ -3,8 +3,8 @@
         SELECT sum(hour_traces) AS summary_traces,
         sum(hour_spans) AS summary_spans,
         sum(hour_error_traces) AS summary_error_traces,
-        uniqExactMerge(hour_sessions) AS summary_sessions,
-        uniqExactMerge(hour_users) AS summary_users,
+        uniqExactArray(hour_session_hashes) AS summary_sessions,
+        uniqExactArray(hour_user_hashes) AS summary_users,
         quantilesMerge(0.5, 0.9, 0.95, 0.99)(hour_durations) AS summary_duration_quantiles,
         sum(hour_cost) AS summary_cost,
         sum(hour_input_tokens) AS summary_input_tokens,
@@ -18,8 +18,8 @@
         FROM (SELECT count() AS hour_traces,
           sum(span_count) AS hour_spans,
           countIf(trace_status = 'error') AS hour_error_traces,
-          uniqExactStateIf(trace_session_id, trace_session_id != '') AS hour_sessions,
-          uniqExactStateIf(trace_user_id, trace_user_id != '') AS hour_users,
+          groupUniqArrayIf(sipHash64(trace_session_id), trace_session_id != '') AS hour_session_hashes,
+          groupUniqArrayIf(sipHash64(trace_user_id), trace_user_id != '') AS hour_user_hashes,
           quantilesState(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS hour_durations,
           sum(trace_cost) AS hour_cost,
           sum(trace_input_tokens) AS hour_input_tokens,
@@ -62,7 +62,7 @@
     )) WHERE toStartOfHour(trace_start) NOT IN {rolledUpHours:Array(DateTime)} AND trace_id NOT IN (SELECT trace_id FROM trace_rollups WHERE project_id = {projectId:String} AND hour IN {crossingHours:Array(DateTime)} AND version IN {crossingVersions:Array(UInt64)} AND trace_end >= addHours(hour, 1))) AS t
         WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}
         UNION ALL
-        SELECT hour_traces, hour_spans, hour_error_traces, hour_sessions, hour_users, hour_durations, hour_cost, hour_input_tokens, hour_output_tokens, hour_total_tokens, hour_cached_input_tokens, hour_reasoning_tokens, hour_flagged_spans, hour_masked_spans, hour_masked_rules FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)})
+        SELECT hour_traces, hour_spans, hour_error_traces, hour_session_hashes, hour_user_hashes, hour_durations, hour_cost, hour_input_tokens, hour_output_tokens, hour_total_tokens, hour_cached_input_tokens, hour_reasoning_tokens, hour_flagged_spans, hour_masked_spans, hour_masked_rules FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)})
       ) AS summary_figures
       CROSS JOIN (
       SELECT count() AS summary_flagged_traces, countIf(has(flags, 'duplicate_tools')) AS summary_flag_duplicate_tools, countIf(has(flags, 'loop')) AS summary_flag_loop, countIf(has(flags, 'cost_outlier')) AS summary_flag_cost_outlier, countIf(has(flags, 'empty_output')) AS summary_flag_empty_output

@@ -4,8 +4,8 @@
           count() AS hour_traces,
           sum(span_count) AS hour_spans,
           countIf(trace_status = 'error') AS hour_error_traces,
-          uniqExactStateIf(trace_session_id, trace_session_id != '') AS hour_sessions,
-          uniqExactStateIf(trace_user_id, trace_user_id != '') AS hour_users,
+          groupUniqArrayIf(sipHash64(trace_session_id), trace_session_id != '') AS hour_session_hashes,
+          groupUniqArrayIf(sipHash64(trace_user_id), trace_user_id != '') AS hour_user_hashes,
           quantilesState(0.5, 0.9, 0.95, 0.99)(trace_duration_ms) AS hour_durations,
           sum(trace_cost) AS hour_cost,
           sum(trace_input_tokens) AS hour_input_tokens,
@@ -49,7 +49,7 @@
         WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}
         GROUP BY bucket
         UNION ALL
-        SELECT toUnixTimestamp(toStartOfInterval(hour, INTERVAL {step:UInt32} SECOND)) AS bucket, hour_traces, hour_spans, hour_error_traces, hour_sessions, hour_users, hour_durations, hour_cost, hour_input_tokens, hour_output_tokens, hour_total_tokens, hour_cached_input_tokens, hour_reasoning_tokens, hour_flagged_spans, hour_masked_spans, hour_masked_rules FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}
+        SELECT toUnixTimestamp(toStartOfInterval(hour, INTERVAL {step:UInt32} SECOND)) AS bucket, hour_traces, hour_spans, hour_error_traces, hour_session_hashes, hour_user_hashes, hour_durations, hour_cost, hour_input_tokens, hour_output_tokens, hour_total_tokens, hour_cached_input_tokens, hour_reasoning_tokens, hour_flagged_spans, hour_masked_spans, hour_masked_rules FROM trace_hour_figures WHERE project_id = {projectId:String} AND hour IN {wholeHours:Array(DateTime)} AND version IN {wholeVersions:Array(UInt64)}
       )
       GROUP BY bucket
       ORDER BY grp, bucket
