@@ -4,7 +4,7 @@ import { msToDateTimeParam, nanosToDateTimeValue } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts, figuresNamedIn, type TraceAggregateRow, type TraceRollupColumn } from './aggregate.ts';
-import type { RolledUpHour } from './rollups.ts';
+import { HOUR_MS, type RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 import { scanEndMs, traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
 import { chooseByTraceStartsSql, indexAgreesWithSpans, startedBeforeWindowSql } from './start-index.ts';
@@ -65,9 +65,8 @@ export interface TracePage {
 }
 
 /** The first window a start-ordered page looks at; each miss widens it this many times. */
-const PROBE_FIRST_MS = 60 * 60 * 1000;
+const PROBE_FIRST_MS = HOUR_MS;
 const PROBE_GROWTH = 8;
-const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Lists traces matching the filter, keyset-paginated on (sort value, trace id).
