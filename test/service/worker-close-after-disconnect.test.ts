@@ -29,6 +29,7 @@ it('closes its writer promptly while its Redis connections wait to reconnect', a
   await svc.service.writer.close();
   const closedMs = Date.now() - started;
   await svc.stop();
-  // Before the fix the first worker's close waited for ever for its blocking connection to end.
-  expect(closedMs).toBeLessThan(5_000);
-}, 30_000);
+  // Before the fix the first worker's close waited for ever for its blocking connection to
+  // end. The bound tells for ever from slow: a close on a loaded machine took 6 s.
+  expect(closedMs).toBeLessThan(30_000);
+}, 60_000);

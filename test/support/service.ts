@@ -50,8 +50,9 @@ export async function startTestService(
     RATE_LIMIT_PROJECT_RPS: '0',
     ...overrides,
   };
+  const waits = shutdownWaits();
   // TEST_LOG=1 prints the service's errors: the cause behind a 500 a test ran into.
-  const service = await startAllInOne(env, options.logger ?? (process.env.TEST_LOG ? createLogger('error') : quietLogger));
+  const service = await startAllInOne(env, options.logger ?? (process.env.TEST_LOG ? createLogger('error') : waits.logger));
   const key = service.createdKey?.secret;
   if (!key) throw new Error('expected a development key on a fresh data directory');
   return {
@@ -70,23 +71,46 @@ export async function startTestService(
       return res;
     },
     stop: async () => {
-      await service.stop();
+      await waits.bounded(service.stop());
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
+/** How long a test service's stop may take before it fails naming the step it waits on: under vitest's hook timeout (120 s). */
+const STOP_BOUND_MS = 90_000;
+
 /**
- * Silent but for a shutdown step that holds a test's stop: when an afterAll runs into its
- * hook timeout, that line in the suite's output names what the stop waited on.
+ * A silent logger but for a shutdown step that holds the service's stop (printed as it
+ * comes), and a bound on the stop that fails naming that step: a stop that hangs in CI
+ * says what it waited on in the failure itself, not only in output a log excerpt cuts.
  */
-const quietLogger: Logger = {
-  ...silentLogger,
-  warn: (msg, fields) => {
-    if (msg === 'shutdown is waiting on a step') process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
-  },
-  child: () => quietLogger,
-};
+function shutdownWaits() {
+  let waitingOn: Record<string, unknown> | undefined;
+  const logger: Logger = {
+    ...silentLogger,
+    warn: (msg, fields) => {
+      if (msg !== 'shutdown is waiting on a step') return;
+      waitingOn = fields;
+      process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
+    },
+    child: () => logger,
+  };
+  return {
+    logger,
+    async bounded(stop: Promise<void>): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the test service's stop did not end in ${STOP_BOUND_MS} ms; last step reported waiting: ${JSON.stringify(waitingOn ?? 'none')}`)), STOP_BOUND_MS);
+      });
+      try {
+        await Promise.race([stop, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
