@@ -29,6 +29,12 @@ const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 25);
 const HELD_MAX_STEPS = Number(process.env.BENCH_HELD_MAX_STEPS ?? 7);
 const HELD_START = Number(process.env.BENCH_HELD_START ?? 0.6);
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30);
+/**
+ * Spans/s for the paced half of the mixed phase, run right after the first end-to-end phase
+ * with every other phase left out: the reads under load (idle, paced, saturated) in a few
+ * minutes instead of after the held-rate search.
+ */
+const MIXED_ONLY = Number(process.env.BENCH_MIXED_ONLY ?? 0);
 
 /** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
 const REALISTIC_POLICY = {
@@ -97,6 +103,12 @@ async function main() {
     console.log(`end to end: ${totalSpans} spans queryable in ${e2eSeconds.toFixed(2)} s = ${Math.round(e2eRate)} spans/s (acks done after ${ackSeconds.toFixed(2)} s)`);
     console.log(`ack latency: ${ackFigures(overHttp.results)}`);
     console.log(`writer: ${service.writer.stats.inserts} inserts, ${(service.writer.stats.rows / Math.max(1, service.writer.stats.inserts)).toFixed(0)} rows per insert`);
+    if (MIXED_ONLY > 0) {
+      await mixedPhase(senders, http, service, { readKey: key, offered: MIXED_ONLY, seconds: MIXED_SECONDS });
+      for (const s of senders) s.child.kill();
+      console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+      return;
+    }
 
     // Phase 1 again over OTLP/gRPC (the same protobuf bytes, one channel per sender), then
     // over HTTP once more, each into a project of its own: gRPC runs between two HTTP runs,

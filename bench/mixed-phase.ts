@@ -61,8 +61,24 @@ async function queryEverySecond(service: AllInOne, key: string, cases: QueryCase
 
 /** The queries asked while `load` runs; both end together (the queries stop at the same second count). */
 async function queriesUnder(load: Promise<PacedFigures>, service: AllInOne, key: string, cases: QueryCase[], seconds: number) {
+  const busy = sessionsBusy(service);
   const [ingest, loaded] = await Promise.all([load, queryEverySecond(service, key, cases, seconds)]);
-  return { ingest, loaded };
+  return { ingest, loaded, busy: busy() };
+}
+
+/**
+ * How much of a phase each session of the embedded engine spent running statements (a
+ * server has no such clocks). A read session busy near all the time means reads waited
+ * for other reads; a slow read on a session mostly free was slow by itself (CPU, data).
+ */
+function sessionsBusy(service: AllInOne): () => string {
+  const clock = service.storage.statements;
+  if (!clock) return () => 'no session clocks (ClickHouse server)';
+  const [t0, read0, write0] = [performance.now(), clock.readRunMs(), clock.writeRunMs()];
+  return () => {
+    const share = (ms: number) => `${((ms / (performance.now() - t0)) * 100).toFixed(0)} %`;
+    return `engine sessions busy: read ${share(clock.readRunMs() - read0)}, write ${share(clock.writeRunMs() - write0)}`;
+  };
 }
 
 function printTable(cases: QueryCase[], idle: QueryTimes, loaded: QueryTimes, goal: { header: string; of(i50: number, i99: number, l99: number): string }) {
@@ -83,18 +99,22 @@ export async function mixedPhase(
   const cases = await queryCases(service, o.readKey);
   await queryEverySecond(service, o.readKey, cases, 1); // caches warm (the key, project settings)
   await drainQueue(service, 60);
+  const idleBusy = sessionsBusy(service);
   const idle = await queryEverySecond(service, o.readKey, cases, o.seconds);
+  console.log(`  idle: ${idleBusy()}`);
 
   const paced = await queriesUnder(pacedPhase(senders, target, service, o.offered, o.seconds), service, o.readKey, cases, o.seconds);
   console.log(`mixed phase, ${o.seconds} s of queries once a second, idle then while ingesting at ${o.offered} spans/s (half the held rate):`);
   printTable(cases, idle, paced.loaded, { header: 'p99 ratio (goal ≤ 2)', of: (_, i99, l99) => (l99 / i99).toFixed(2) });
   const rss = rssThirds(paced.ingest.samples);
+  console.log(`  ${paced.busy}`);
   console.log(`  ingest meanwhile: ${describePhase(paced.ingest)}; RSS mean per third ${rss.thirds.map((m) => m.toFixed(0)).join(' / ')} MiB, peak ${rss.peak.toFixed(0)} MiB`);
 
   await drainQueue(service, 60);
   const saturated = await queriesUnder(unpacedPhase(senders, target, service, o.seconds), service, o.readKey, cases, o.seconds);
   console.log(`saturated mixed phase, ${o.seconds} s: the same queries while the senders post unpaced (each its next batch as the last is acked):`);
   printTable(cases, idle, saturated.loaded, { header: `p99 within ${SATURATED_P99_GOAL_MS} ms (goal: list and summary)`, of: (_, __, l99) => (l99 <= SATURATED_P99_GOAL_MS ? 'yes' : 'no') });
+  console.log(`  ${saturated.busy}`);
   // Over OTLP/HTTP every refusal the senders retried is a 503 (with Retry-After).
   console.log(`  ingest meanwhile (refusals: the 503s): ${describePhase(saturated.ingest)}`);
   // The writer catches up before the next phase, so its inserts do not run into it.

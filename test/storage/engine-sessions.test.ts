@@ -51,6 +51,11 @@ describe('the embedded engine sessions', () => {
     expect(await countRows()).toBe(30_001);
     // The writes' engine time: the holding insert's 1.5 s at least.
     expect(storage.statements!.writeRunMs()).toBeGreaterThanOrEqual(1_500);
+    // A read runs on the read session's clock only.
+    const [readBefore, writeBefore] = [storage.statements!.readRunMs(), storage.statements!.writeRunMs()];
+    await (await storage.client.query({ query: 'SELECT sleep(0.5)', format: 'JSONEachRow' })).json();
+    expect(storage.statements!.readRunMs() - readBefore).toBeGreaterThanOrEqual(500);
+    expect(storage.statements!.writeRunMs()).toBe(writeBefore);
   });
 
   it('holds the session settings on the read session too', async () => {

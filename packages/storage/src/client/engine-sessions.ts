@@ -28,6 +28,8 @@ export interface EngineClock {
    * without the time it waited for its turn.
    */
   writeRunMs(): number;
+  /** The same clock for the read session: how long reads held it (a bench tells waiting reads from slow ones by it). */
+  readRunMs(): number;
 }
 
 export interface EngineSessions extends EngineClock {
@@ -56,6 +58,7 @@ export function openEngineSessions(dir: string): EngineSessions {
       await Promise.all([write, read].map((session) => session.chdb.queryAsync(sql)));
     },
     writeRunMs: () => lines.write.runMs(),
+    readRunMs: () => lines.read.runMs(),
     async close() {
       await Promise.all([read.close(), write.close()]);
     },
