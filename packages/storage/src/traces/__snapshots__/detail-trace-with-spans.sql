@@ -10,3 +10,4 @@
         AND toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String})
         AND trace_id = {traceId:String}
       GROUP BY trace_id
+      SETTINGS enable_analyzer = 0, max_threads = 1
