@@ -10,3 +10,4 @@
       PREWHERE project_id = {projectId:String} AND trace_id IN {chosenIds:Array(String)}
         AND start_time >= {chosenFrom:DateTime64(9)} AND start_time <= {chosenTo:DateTime64(9)} AND start_time < {scanEnd:DateTime64(3)}
       GROUP BY trace_id
+      SETTINGS max_threads = 1
