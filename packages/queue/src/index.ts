@@ -19,7 +19,7 @@ export { readWriterPace, recordStoredSpans } from './writer-pace.ts';
 export type { WriterPace } from './writer-pace.ts';
 export { insertBlockOf, jobsOfInsertBlock, markJobsRowsStored, readInsertBlock, recordInsertBlocks } from './insert-blocks.ts';
 export type { InsertBlockMember } from './insert-blocks.ts';
-export { countOutcome, startWorker } from './worker.ts';
+export { closeWorker, countOutcome, startWorker } from './worker.ts';
 export type { WorkerStats } from './worker.ts';
 export { ROWS_MISSING_PREFIX, ROWS_REFUSED_PREFIX, countSpans, deadLetterCauseOf, listDeadLetters, removeDeadLetters, retryDeadLetters } from './dead-letters.ts';
 export type { DeadLetter, DeadLetterCause } from './dead-letters.ts';

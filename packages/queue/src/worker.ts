@@ -30,6 +30,41 @@ export interface WorkerOptions<T> {
 const OUTAGE_FIRST_PAUSE_MS = 1000;
 const OUTAGE_MAX_PAUSE_MS = 30_000;
 
+/**
+ * How long a worker's close may wait for its jobs and connections before its connections
+ * are cut: longer than a job's insert takes on a busy engine, far shorter than a stop's bound.
+ */
+const WORKER_CLOSE_GRACE_MS = 20_000;
+
+/**
+ * Closes a worker, waiting for its active jobs. One whose close is still running after
+ * `graceMs` has its connections cut and is left after another `graceMs`: a CI run's stop
+ * hung in the writer's worker closes for over 90 s (a BullMQ close waiting on Redis that
+ * never answered). Nothing acked is lost by leaving: a job it held keeps its rows in Redis,
+ * its lock runs out and the next worker runs it again (every job is idempotent).
+ */
+export async function closeWorker(worker: Worker, logger: Logger, graceMs = WORKER_CLOSE_GRACE_MS): Promise<void> {
+  const closing = worker.close().then(() => true as const);
+  if (await within(closing, graceMs)) return;
+  const log = logger.child({ queue: worker.name });
+  log.warn('a worker did not close in time: cutting its Redis connections', { graceMs });
+  await worker.disconnect().catch(() => undefined);
+  if (!(await within(closing, graceMs))) log.error('a worker did not close after its connections were cut: left; its jobs run again elsewhere', { graceMs });
+}
+
+/** Whether `promise` settled as true within `ms`. */
+async function within(promise: Promise<true>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Counters a worker keeps for health and metrics endpoints. */
 export interface WorkerStats {
   completed: number;

@@ -12,6 +12,7 @@ import {
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import {
+  closeWorker,
   BACKFILL_CHUNK_JOB,
   EVALUATION_QUEUE,
   EVALUATOR_RUN_JOB,
@@ -119,7 +120,7 @@ export function startEvaluationProcessor(deps: EvaluationProcessorDeps): Evaluat
     },
     async close() {
       stopping = true;
-      await started.worker.close();
+      await closeWorker(started.worker, deps.logger);
       await queue.close();
       await connection.quit();
     },

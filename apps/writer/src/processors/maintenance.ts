@@ -2,6 +2,7 @@ import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import { isStorageUnavailable } from '@aos/storage';
 import {
+  closeWorker,
   MAINTENANCE_QUEUE,
   createMaintenanceQueue,
   createRedisConnection,
@@ -67,7 +68,7 @@ export function startMaintenanceProcessor(deps: MaintenanceProcessorDeps): { sta
     stats: started.stats,
     async close() {
       await scheduled;
-      await started.worker.close();
+      await closeWorker(started.worker, deps.logger);
       await queue.close();
       await connection.quit();
     },

@@ -2,7 +2,7 @@ import type { MonitorSettings } from '@aos/config';
 import { outboundUrlProblem } from '@aos/http';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
-import { WEBHOOK_QUEUE, createRedisConnection, parseWebhookPayload, startWorker, type WebhookPayload } from '@aos/queue';
+import { closeWorker, WEBHOOK_QUEUE, createRedisConnection, parseWebhookPayload, startWorker, type WebhookPayload } from '@aos/queue';
 import { getMonitor, isStorageUnavailable, type Storage } from '@aos/storage';
 import { WEBHOOK_HEADERS, signWebhook } from './webhook-signature.ts';
 
@@ -61,7 +61,7 @@ export function startWebhookProcessor(deps: {
   });
   return {
     async close() {
-      await started.worker.close();
+      await closeWorker(started.worker, deps.logger);
       await connection.quit();
     },
   };

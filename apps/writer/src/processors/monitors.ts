@@ -3,6 +3,7 @@ import type { MonitorSettings } from '@aos/config';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
 import {
+  closeWorker,
   MONITOR_EVALUATE_JOB,
   MONITOR_QUEUE,
   createMonitorQueue,
@@ -91,7 +92,7 @@ export function startMonitorProcessor(deps: MonitorProcessorDeps): MonitorProces
     close() {
       closing ??= (async () => {
         await reconciled;
-        await started.worker.close();
+        await closeWorker(started.worker, deps.logger);
         await queue.close();
         await webhookQueue.close();
         await connection.quit();

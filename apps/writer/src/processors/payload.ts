@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from '@aos/log';
 import type { Metrics } from '@aos/metrics';
-import { createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
+import { closeWorker, createRedisConnection, startWorker, type WorkerStats } from '@aos/queue';
 import { writeFailureWaits } from '@aos/storage';
 
 export interface PayloadProcessorDeps {
@@ -47,7 +47,7 @@ export function startPayloadProcessor<Payload>(
   return {
     stats: started.stats,
     async close() {
-      await started.worker.close();
+      await closeWorker(started.worker, deps.logger);
       await connection.quit();
     },
   };

@@ -3,7 +3,7 @@ import type { WriterSettings } from '@aos/config';
 import { loadPrices, type PriceTable } from '@aos/domain';
 import type { Logger, LogLevel } from '@aos/log';
 import type { JobOutcome, Metrics } from '@aos/metrics';
-import { INGEST_QUEUE, createRedisConnection, recordStoredSpans, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
+import { closeWorker, INGEST_QUEUE, createRedisConnection, recordStoredSpans, startWorker, type DeadLetterCause, type WorkerStats } from '@aos/queue';
 import { insertEncodedSpans, registerDeployments as insertDeployments, writeFailureWaits, writeTelemetryScores, type Storage } from '@aos/storage';
 import { InsertBatcher } from './insert-batcher.ts';
 import { createSpanInsertBlocks, type BlockItem } from './insert-blocks.ts';
@@ -135,7 +135,7 @@ function startInThread(
   return {
     stats: started.stats,
     async close() {
-      await started.worker.close();
+      await closeWorker(started.worker, deps.logger);
       await connection.quit();
     },
   };

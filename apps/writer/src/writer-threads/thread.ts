@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadPrices } from '@aos/domain';
 import { createLogger } from '@aos/log';
-import { INGEST_QUEUE, createRedisConnection, startWorker } from '@aos/queue';
+import { INGEST_QUEUE, closeWorker, createRedisConnection, startWorker } from '@aos/queue';
 import { RowsRefusedError, writeFailureWaits } from '@aos/storage';
 import type { EncodedBatch } from '../span-batches/encoder.ts';
 import { createSpanBatchJobRunner, type BatchFollowUp, type BatchStore } from '../span-batches/job.ts';
@@ -60,7 +60,7 @@ const { worker } = startWorker({
 
 port.on('message', async (message: ToWriterThread) => {
   if (message.type === 'close') {
-    await worker.close();
+    await closeWorker(worker, logger);
     await connection.quit();
     // The main thread waits for this thread's exit.
     process.exit(0);
