@@ -90,9 +90,14 @@ function shutdownWaits() {
   const logger: Logger = {
     ...silentLogger,
     warn: (msg, fields) => {
+      // A worker cut off by its close bound (closeWorker) names its queue: which one hung.
+      if (msg.startsWith('a worker did not close')) process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
       if (msg !== 'shutdown is waiting on a step') return;
       waitingOn = fields;
       process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
+    },
+    error: (msg, fields) => {
+      if (msg.startsWith('a worker did not close')) process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
     },
     child: () => logger,
   };

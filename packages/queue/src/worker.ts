@@ -46,10 +46,9 @@ const WORKER_CLOSE_GRACE_MS = 20_000;
 export async function closeWorker(worker: Worker, logger: Logger, graceMs = WORKER_CLOSE_GRACE_MS): Promise<void> {
   const closing = worker.close().then(() => true as const);
   if (await within(closing, graceMs)) return;
-  const log = logger.child({ queue: worker.name });
-  log.warn('a worker did not close in time: cutting its Redis connections', { graceMs });
+  logger.warn('a worker did not close in time: cutting its Redis connections', { queue: worker.name, graceMs });
   await worker.disconnect().catch(() => undefined);
-  if (!(await within(closing, graceMs))) log.error('a worker did not close after its connections were cut: left; its jobs run again elsewhere', { graceMs });
+  if (!(await within(closing, graceMs))) logger.error('a worker did not close after its connections were cut: left; its jobs run again elsewhere', { queue: worker.name, graceMs });
 }
 
 /** Whether `promise` settled as true within `ms`. */
