@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import { findFreePort } from '@aos/local-services';
 import { createLogger, silentLogger, type Logger } from '@aos/log';
@@ -87,34 +88,19 @@ const STOP_BOUND_MS = 90_000;
  */
 function shutdownWaits() {
   let waitingOn: Record<string, unknown> | undefined;
-  const logger: Logger = {
-    ...silentLogger,
-    warn: (msg, fields) => {
-      // A worker cut off by its close bound (closeWorker) names its queue: which one hung.
-      if (msg.startsWith('a worker did not close')) process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
-      if (msg !== 'shutdown is waiting on a step') return;
-      waitingOn = fields;
-      process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
-    },
-    error: (msg, fields) => {
-      if (msg.startsWith('a worker did not close')) process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
-    },
-    child: () => logger,
+  // A worker cut off by its close bound (closeWorker) names its queue: which one hung.
+  const printed = (msg: string) => msg === 'shutdown is waiting on a step' || msg.startsWith('a worker did not close');
+  const print = (msg: string, fields?: Record<string, unknown>) => {
+    if (!printed(msg)) return;
+    if (msg === 'shutdown is waiting on a step') waitingOn = fields;
+    process.stderr.write(`${JSON.stringify({ msg, ...fields })}\n`);
   };
-  return {
-    logger,
-    async bounded(stop: Promise<void>): Promise<void> {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the test service's stop did not end in ${STOP_BOUND_MS} ms; last step reported waiting: ${JSON.stringify(waitingOn ?? 'none')}`)), STOP_BOUND_MS);
-      });
-      try {
-        await Promise.race([stop, late]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+  const logger: Logger = { ...silentLogger, warn: print, error: print, child: () => logger };
+  const late = async (): Promise<never> => {
+    await sleep(STOP_BOUND_MS, undefined, { ref: false });
+    throw new Error(`the test service's stop did not end in ${STOP_BOUND_MS} ms; last step reported waiting: ${JSON.stringify(waitingOn ?? 'none')}`);
   };
+  return { logger, bounded: (stop: Promise<void>) => Promise.race([stop, late()]) };
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */

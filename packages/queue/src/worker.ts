@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@aos/log';
@@ -44,24 +45,18 @@ const WORKER_CLOSE_GRACE_MS = 20_000;
  * its lock runs out and the next worker runs it again (every job is idempotent).
  */
 export async function closeWorker(worker: Worker, logger: Logger, graceMs = WORKER_CLOSE_GRACE_MS): Promise<void> {
-  const closing = worker.close().then(() => true as const);
-  if (await within(closing, graceMs)) return;
+  let closed = false;
+  const closing = worker.close().then(() => {
+    closed = true;
+  });
+  // Unreferenced: a grace still running does not keep the stopping process alive.
+  const grace = () => sleep(graceMs, undefined, { ref: false });
+  await Promise.race([closing, grace()]);
+  if (closed) return;
   logger.warn('a worker did not close in time: cutting its Redis connections', { queue: worker.name, graceMs });
   await worker.disconnect().catch(() => undefined);
-  if (!(await within(closing, graceMs))) logger.error('a worker did not close after its connections were cut: left; its jobs run again elsewhere', { queue: worker.name, graceMs });
-}
-
-/** Whether `promise` settled as true within `ms`. */
-async function within(promise: Promise<true>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await Promise.race([closing, grace()]);
+  if (!closed) logger.error('a worker did not close after its connections were cut: left; its jobs run again elsewhere', { queue: worker.name, graceMs });
 }
 
 /** Counters a worker keeps for health and metrics endpoints. */
