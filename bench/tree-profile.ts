@@ -4,10 +4,7 @@
 // engine (FORMAT JSON statistics), process CPU and engine events (system.events deltas; the
 // embedded engine keeps no query_log). PROFILE_ONLY picks variants by name, PROFILE_EXPLAIN
 // prints one's plan with its indexes. Prints figures; not a test.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { silentLogger } from '@aos/log';
-import { startAllInOne } from '@aos/server';
+import { medianMs, startKeptService } from './kept-service.ts';
 import { getTraceWithSpans, type Storage } from '@aos/storage';
 import { traceWithSpansSql } from '../packages/storage/src/traces/detail.ts';
 import { API_SPAN_SQL } from '../packages/storage/src/traces/api-span.ts';
@@ -15,33 +12,14 @@ import { IN_TRACE_HOURS_SQL } from '../packages/storage/src/traces/trace-hours.t
 import { buildSpanTree } from '../apps/query/src/routes/traces/span-tree.ts';
 import { traceIdOf } from './query-dataset.ts';
 
-const DATA_DIR = process.env.BENCH_DATA_DIR;
-if (!DATA_DIR) throw new Error('BENCH_DATA_DIR: a kept dataset (bench:query) is needed');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const DAY = 86_400_000;
 const traceId = traceIdOf(0, 5);
 
-async function median(fn: () => unknown): Promise<number> {
-  await fn();
-  const xs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await fn();
-    xs.push(performance.now() - t0);
-  }
-  return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-}
+const median = (fn: () => unknown) => medianMs(fn, RUNS);
 
-const service = await startAllInOne(
-  {
-    DATA_DIR, PORT: '0', OTLP_GRPC_PORT: '0', LOG_LEVEL: 'warn',
-    TRACE_ROLLUP_QUIET_MS: String(365 * DAY), TRACE_ROLLUP_INTERVAL_MS: String(DAY), TRACE_FLAGS_INTERVAL_MS: String(DAY),
-  },
-  silentLogger,
-);
+const { service, key } = await startKeptService(process.env.BENCH_DATA_DIR);
 try {
   const { storage } = service;
-  const key = readFileSync(path.join(DATA_DIR, 'dev-api-key.txt'), 'utf8').trim();
   const url = `${service.url}/api/v1/traces/${traceId}`;
   const http = () => fetch(url, { headers: { 'x-api-key': key } }).then((r) => r.arrayBuffer());
   console.log(`HTTP GET ${RUNS} runs: median ${(await median(http)).toFixed(1)} ms`);

@@ -176,6 +176,11 @@ describe('GET /traces/summary', () => {
     expect(body).toMatchObject({ traceCount: 1, errorCount: 1, errorRate: 1 });
   });
 
+  it('narrows with a query on figures the summary does not add up (the models, the name)', async () => {
+    const withModel = await summaryOk(`${WINDOW}&query=${encodeURIComponent('model exists and name = "agent run"')}`);
+    expect(withModel).toMatchObject({ traceCount: 4, errorCount: 0 });
+  });
+
   it('gives zeros and nulls for an empty window', async () => {
     const start = new Date(BASE_MS - 2 * 86_400_000).toISOString();
     const end = new Date(BASE_MS - 86_400_000).toISOString();

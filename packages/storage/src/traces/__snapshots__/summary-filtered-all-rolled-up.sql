@@ -31,7 +31,7 @@
           sum(masked_span_count) AS hour_masked_spans,
           sumMapState(trace_masked_rules) AS hour_masked_rules
         FROM (
-    SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
+    SELECT trace_id, trace_start, trace_duration_ms, span_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, flagged_span_count, masked_span_count, trace_masked_rules
     FROM trace_rollups
     WHERE project_id = {projectId:String} AND hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)} AND trace_id IN (SELECT trace_id FROM scores FINAL WHERE project_id = {projectId:String} AND trace_id != '' AND name = {scoreName:String} AND value >= {scoreMin:Float64} AND value <= {scoreMax:Float64} AND string_value = {scoreLabel:String}) AND trace_id IN (
     SELECT trace_id FROM spans
@@ -45,7 +45,7 @@
       CROSS JOIN (
       SELECT count() AS summary_flagged_traces, countIf(has(flags, 'duplicate_tools')) AS summary_flag_duplicate_tools, countIf(has(flags, 'loop')) AS summary_flag_loop, countIf(has(flags, 'cost_outlier')) AS summary_flag_cost_outlier, countIf(has(flags, 'empty_output')) AS summary_flag_empty_output
       FROM (SELECT trace_id FROM (
-    SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
+    SELECT trace_id, trace_start, trace_duration_ms, trace_status
     FROM trace_rollups
     WHERE project_id = {projectId:String} AND hour IN {rolledUpHours:Array(DateTime)} AND version IN {rolledUpVersions:Array(UInt64)} AND trace_id IN (SELECT trace_id FROM scores FINAL WHERE project_id = {projectId:String} AND trace_id != '' AND name = {scoreName:String} AND value >= {scoreMin:Float64} AND value <= {scoreMax:Float64} AND string_value = {scoreLabel:String}) AND trace_id IN (
     SELECT trace_id FROM spans
