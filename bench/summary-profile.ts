@@ -6,9 +6,8 @@
 // statistics) and process CPU; before them the API call, summarizeTraces and its rollup
 // lookup. PROFILE_ONLY picks variants by name. Prints figures; not a test.
 import { medianMs, startKeptService } from './kept-service.ts';
-import { figuresNamedIn } from '../packages/storage/src/traces/aggregate.ts';
 import { traceFilterSql } from '../packages/storage/src/traces/filter.ts';
-import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from '../packages/storage/src/traces/hour-figures.ts';
+import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_INPUTS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from '../packages/storage/src/traces/hour-figures.ts';
 import { rollupsToRead, traceRowsSql, wholeHours, wholeHoursOf } from '../packages/storage/src/traces/rows.ts';
 import { summarizeTraces, traceSummarySql } from '../packages/storage/src/traces/summary.ts';
 
@@ -22,7 +21,7 @@ try {
   const full = traceSummarySql(filter, rollups);
   const sql = traceFilterSql(filter);
   const whole = wholeHours(filter, rollups);
-  const traces = traceRowsSql(filter, sql, rollups, { readElsewhere: whole, columns: figuresNamedIn([HOUR_FIGURE_STATES_SQL]) });
+  const traces = traceRowsSql(filter, sql, rollups, { readElsewhere: whole, columns: HOUR_FIGURE_INPUTS });
   const live = `SELECT ${HOUR_FIGURE_STATES_SQL} FROM (${traces}) AS t WHERE ${sql.traceConditions.join(' AND ')}`;
   const params: Record<string, unknown> = { ...full.params, ...sql.params };
   const wholeOnly = `SELECT ${SUMMARY_FROM_HOUR_FIGURES_SQL} FROM (SELECT ${HOUR_FIGURE_COLUMNS} FROM ${wholeHoursOf('trace_hour_figures', whole, params)})`;

@@ -2,6 +2,7 @@ import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
+import { figuresNamedIn } from './aggregate.ts';
 
 /**
  * Trace hour figures (migration 0021): the summary figures of a rolled-up hour's traces as
@@ -59,6 +60,9 @@ export const HOUR_FIGURE_COLUMNS = HOUR_FIGURES.map((f) => f.column).join(', ');
 
 /** Trace rows (trace rollup columns) aggregated into one row of the figure columns. */
 export const HOUR_FIGURE_STATES_SQL = HOUR_FIGURES.map((f) => `${f.state} AS ${f.column}`).join(',\n          ');
+
+/** The trace figures the states are computed from (what a reader asks traceRowsSql for). */
+export const HOUR_FIGURE_INPUTS = figuresNamedIn([HOUR_FIGURE_STATES_SQL]);
 
 /** Rows of the figure columns merged into the summary's columns (summary.ts TraceSummaryRow). */
 export const SUMMARY_FROM_HOUR_FIGURES_SQL = HOUR_FIGURES.map((f) => `${f.merge}(${f.column}) AS ${f.summary}`).join(',\n        ');

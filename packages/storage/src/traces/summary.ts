@@ -3,7 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { conditionsNeedTexts, figuresNamedIn, type TraceRollupColumn } from './aggregate.ts';
-import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from './hour-figures.ts';
+import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_INPUTS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from './hour-figures.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql, wholeHours, wholeHoursOf } from './rows.ts';
 import { traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
@@ -56,9 +56,6 @@ interface TraceSummaryRow {
   summary_flagged_traces: string;
   [flagCount: `summary_flag_${string}`]: string;
 }
-
-/** The trace figures the hour states are computed from. */
-const HOUR_FIGURE_INPUTS = figuresNamedIn([HOUR_FIGURE_STATES_SQL]);
 
 /**
  * The flag counts of the window's traces: traces carrying any flag, then one column per

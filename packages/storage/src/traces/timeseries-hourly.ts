@@ -1,5 +1,5 @@
 import type { Statement } from '../sql/statement.ts';
-import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_STATES_SQL } from './hour-figures.ts';
+import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_INPUTS, HOUR_FIGURE_STATES_SQL } from './hour-figures.ts';
 import { traceFilterSql, windowOnly, type TraceFilter } from './filter.ts';
 import type { MeasureName } from './measures.ts';
 import type { RolledUpHour } from './rollups.ts';
@@ -51,7 +51,8 @@ export function hourlyTimeseriesSql(
   const sql = traceFilterSql(filter);
   const whole = wholeHours(filter, rollups);
   if (value === undefined || stepSeconds % 3600 !== 0 || !windowOnly(sql) || whole.length === 0) return null;
-  const traces = traceRowsSql(filter, sql, rollups, { readElsewhere: whole });
+  // Only the figures the states read: the engine plans every aggregate it is given.
+  const traces = traceRowsSql(filter, sql, rollups, { readElsewhere: whole, columns: HOUR_FIGURE_INPUTS });
   const bucket = (time: string) => `toUnixTimestamp(toStartOfInterval(${time}, INTERVAL {step:UInt32} SECOND)) AS bucket`;
   const query = `
       SELECT bucket, '' AS grp, ${value} AS value

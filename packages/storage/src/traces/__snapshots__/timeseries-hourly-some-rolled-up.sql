@@ -17,13 +17,12 @@
           sum(masked_span_count) AS hour_masked_spans,
           sumMapState(trace_masked_rules) AS hour_masked_rules
         FROM (SELECT * FROM (
-    SELECT trace_id, trace_start, trace_end, trace_duration_ms, trace_name, span_count, error_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, trace_environment, trace_service_name, trace_platform, trace_models, flagged_span_count, masked_span_count, trace_masked_rules
+    SELECT trace_id, trace_start, trace_duration_ms, span_count, trace_status, trace_input_tokens, trace_output_tokens, trace_total_tokens, trace_cached_input_tokens, trace_reasoning_tokens, trace_cost, trace_session_id, trace_user_id, flagged_span_count, masked_span_count, trace_masked_rules
     FROM (
       SELECT trace_id,
     min(start_time) AS trace_start,
     max(end_time) AS trace_end,
     dateDiff('microsecond', trace_start, trace_end) / 1000 AS trace_duration_ms,
-    if(countIf(parent_span_id = '') > 0, argMinIf(name, start_time, parent_span_id = ''), argMin(name, start_time)) AS trace_name,
     count() AS span_count,
     countIf(status = 'error') AS error_count,
     multiIf(error_count > 0, 'error', countIf(status = 'ok') > 0, 'ok', 'unset') AS trace_status,
@@ -35,10 +34,6 @@
     if(countIf(span_type IN ('llm', 'embedding')) > 0, sumIf(cost, span_type IN ('llm', 'embedding')), sum(cost)) AS trace_cost,
     anyIf(session_id, session_id != '') AS trace_session_id,
     anyIf(user_id, user_id != '') AS trace_user_id,
-    anyIf(environment, environment != '') AS trace_environment,
-    anyIf(service_name, service_name != '') AS trace_service_name,
-    anyIf(platform, platform != '') AS trace_platform,
-    arrayFilter(m -> NOT arrayExists(o -> o != m AND startsWith(lower(o), lower(m)) AND match(substring(lower(o), length(m) + 1), '^(?:@.*|-v\\d+(?::\\d+)?|:\\d+|-\\d{4}-\\d{2}-\\d{2}|-\\d{8}|-\\d{2}-\\d{2}|-\\d{3,4}|-(?:latest|preview|exp))+$'), arraySort(groupUniqArrayIf(model, model != ''))), arraySort(groupUniqArrayIf(model, model != ''))) AS trace_models,
     countIf(notEmpty(quality_flags)) AS flagged_span_count,
     countIf(notEmpty(masked_rules)) AS masked_span_count,
     sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS trace_masked_rules
