@@ -35,6 +35,8 @@ const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30);
  * minutes instead of after the held-rate search.
  */
 const MIXED_ONLY = Number(process.env.BENCH_MIXED_ONLY ?? 0);
+/** Settings for the service under test, `NAME=value` separated by spaces (BENCH_SERVICE_ENV='ENGINE_THREADS_NICE=0'). */
+const SERVICE_ENV = Object.fromEntries((process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 
 /** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
 const REALISTIC_POLICY = {
@@ -83,7 +85,8 @@ async function bareInsertRate(storage: Storage, requests: number, blockRows = 50
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aos-bench-'));
-  const service = await startAllInOne({ DATA_DIR: dataDir, PORT: '0', OTLP_GRPC_PORT: String(await findFreePort()), LOG_LEVEL: 'warn' }, silentLogger);
+  const service = await startAllInOne({ ...SERVICE_ENV, DATA_DIR: dataDir, PORT: '0', OTLP_GRPC_PORT: String(await findFreePort()), LOG_LEVEL: 'warn' }, silentLogger);
+  if (Object.keys(SERVICE_ENV).length > 0) console.log(`service settings: ${JSON.stringify(SERVICE_ENV)}`);
   const key = service.createdKey!.secret;
   const http: Target = { transport: 'http', url: service.url, grpcAddress: service.grpcAddress!, key };
   let peakRss = 0;
