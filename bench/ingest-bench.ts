@@ -13,6 +13,7 @@ import { agentRequest } from './agent-spans.ts';
 import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
 import { printCpuBreakdown, startCpuBreakdown } from './cpu-breakdown.ts';
 import { holdRate, searchHeldRate } from './held-rate.ts';
+import { memoryComposition } from './service-probe.ts';
 import { mixedPhase } from './mixed-phase.ts';
 import { describePhase, pacedPhase } from './paced-phase.ts';
 import { runSplitBench } from './split-bench.ts';
@@ -90,7 +91,15 @@ async function main() {
   const key = service.createdKey!.secret;
   const http: Target = { transport: 'http', url: service.url, grpcAddress: service.grpcAddress!, key };
   let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 1000);
+  // The composition is taken at each new peak, so the figure printed is the peak's own.
+  let peakComposition = '';
+  const sampler = setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    if (rss <= peakRss) return;
+    peakRss = rss;
+    void memoryComposition(service).then((c) => (peakComposition = c), () => {});
+  }, 1000);
+  const printPeak = () => console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB; at the peak: ${peakComposition}`);
   try {
     const senders = Array.from({ length: SENDERS }, (_, i) => startSender(i, POOL_REQUESTS));
     const pools = await Promise.all(senders.map((s) => s.ready));
@@ -109,7 +118,7 @@ async function main() {
     if (MIXED_ONLY > 0) {
       await mixedPhase(senders, http, service, { readKey: key, offered: MIXED_ONLY, seconds: MIXED_SECONDS });
       for (const s of senders) s.child.kill();
-      console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+      printPeak();
       return;
     }
 
@@ -164,7 +173,7 @@ async function main() {
     console.log(`bare insert in the writer's mean block (${writerBlock} rows/insert): ${Math.round(await bareInsertRate(service.storage, 100, writerBlock))} rows/s`);
     console.log(`the engine's parser alone (same rows into a Null table, 50,000-row blocks): ${Math.round(await bareInsertRate(service.storage, 100, 50_000, true))} rows/s`);
     console.log(`ratio end to end / bare insert: ${(e2eRate / bare * 100).toFixed(0)}%`);
-    console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+    printPeak();
   } finally {
     clearInterval(sampler);
     await service.stop();

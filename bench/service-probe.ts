@@ -1,6 +1,7 @@
 // What the ingest bench reads from the all-in-one service it runs in its own process: the
 // ingest queue's depth, the writer's written rows, the process's RSS and the main
 // thread's event-loop delay, sampled once a second over a phase.
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { INGEST_QUEUE } from '@aos/queue';
 import { METRIC_PREFIX } from '@aos/metrics';
@@ -116,12 +117,24 @@ export async function memoryComposition(service: AllInOne): Promise<string> {
   const m = process.memoryUsage();
   const result = await service.storage.client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: 'JSONEachRow' });
   const engine = Number((await result.json<{ value: string }>())[0]?.value ?? 0);
-  const parts = { 'main JS heap': m.heapTotal, 'buffers outside the heaps': m.external, 'engine (tracked)': engine };
+  const parts = { 'main JS heap': m.heapTotal, 'buffers outside the heaps': m.external, 'engine (tracked)': engine, 'file-backed (code)': fileBackedRss() };
   const rest = m.rss - Object.values(parts).reduce((a, b) => a + b, 0);
-  return [...Object.entries(parts), ['rest (worker heaps, allocator free pages, code)', rest] as const]
+  return [...Object.entries(parts), ['rest (worker heaps, allocator free pages)', rest] as const]
     .map(([name, bytes]) => `${name} ${(bytes / MiB).toFixed(0)}`)
     .join('; ')
     .concat(` (RSS ${(m.rss / MiB).toFixed(0)} MiB)`);
+}
+
+/** The process's resident pages mapped from files (chDB's and Node's code), from /proc/self/smaps_rollup; 0 off Linux. */
+function fileBackedRss(): number {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/smaps_rollup', 'utf8');
+  } catch {
+    return 0;
+  }
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  return (kib('Rss') - kib('Anonymous')) * 1024;
 }
 
 /** Waits until the writers have emptied the ingest queue (or `maxSeconds` passed); the depth left. */
