@@ -37,7 +37,13 @@ const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30);
  */
 const MIXED_ONLY = Number(process.env.BENCH_MIXED_ONLY ?? 0);
 /** Settings for the service under test, `NAME=value` separated by spaces (BENCH_SERVICE_ENV='ENGINE_THREADS_NICE=0'). */
-const SERVICE_ENV = Object.fromEntries((process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const SERVICE_ENV = Object.fromEntries(
+  (process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((setting) => {
+    const eq = setting.indexOf('=');
+    if (eq < 1) throw new Error(`BENCH_SERVICE_ENV: ${JSON.stringify(setting)} is not NAME=value`);
+    return [setting.slice(0, eq), setting.slice(eq + 1)];
+  }),
+);
 
 /** A policy of the kind a team would run: every common secret and PII kind, one custom id. */
 const REALISTIC_POLICY = {

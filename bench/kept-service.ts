@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '@aos/log';
 import { startAllInOne } from '@aos/server';
+import { percentile } from './service-probe.ts';
 
 const DAY = 86_400_000;
 
@@ -33,5 +34,5 @@ export async function medianMs(fn: () => unknown, runs: number): Promise<number>
     await fn();
     xs.push(performance.now() - t0);
   }
-  return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return percentile(xs, 50);
 }

@@ -6,6 +6,7 @@
 // statistics) and process CPU; before them the API call, summarizeTraces and its rollup
 // lookup. PROFILE_ONLY picks variants by name. Prints figures; not a test.
 import { medianMs, startKeptService } from './kept-service.ts';
+import { traceFiguresSql, type TraceRollupColumn } from '../packages/storage/src/traces/aggregate.ts';
 import { traceFilterSql } from '../packages/storage/src/traces/filter.ts';
 import { HOUR_FIGURE_COLUMNS, HOUR_FIGURE_INPUTS, HOUR_FIGURE_STATES_SQL, SUMMARY_FROM_HOUR_FIGURES_SQL } from '../packages/storage/src/traces/hour-figures.ts';
 import { rollupsToRead, traceRowsSql, wholeHours, wholeHoursOf } from '../packages/storage/src/traces/rows.ts';
@@ -30,16 +31,15 @@ try {
   console.log(Object.fromEntries(Object.entries(params).filter(([k]) => /^live|^scan|^start|^end/.test(k))));
   const flagsOf = (q: string) => q.slice(q.indexOf('CROSS JOIN (') + 'CROSS JOIN ('.length, q.lastIndexOf(') AS summary_flags'));
   const spansWhere = `PREWHERE project_id = {projectId:String} AND ${liveRanges}`;
-  const M = "span_type IN ('llm', 'embedding')";
-  const usage = (c: string) => `if(countIf(${M}) > 0, sumIf(${c}, ${M}), sum(${c}))`;
-  const AGG: Record<string, string> = {
-    'start only': 'toUInt64(0) AS c',
-    'end, count, errors': "max(end_time) AS e, count() AS c, countIf(status = 'error') AS er",
-    'session, user': "anyIf(session_id, session_id != '') AS si, anyIf(user_id, user_id != '') AS ui, count() AS c",
-    'usage x6': `${['input_tokens', 'output_tokens', 'total_tokens', 'cached_input_tokens', 'reasoning_tokens', 'cost'].map((c, i) => `${usage(c)} AS u${i}`).join(', ')}, count() AS c`,
-    'usage x6 without if': `${['input_tokens', 'output_tokens', 'total_tokens', 'cached_input_tokens', 'reasoning_tokens', 'cost'].map((c, i) => `sumIf(${c}, ${M}) AS u${i}`).join(', ')}, count() AS c`,
-    'flagged, masked counts': 'countIf(notEmpty(quality_flags)) AS fl, countIf(notEmpty(masked_rules)) AS ma, count() AS c',
-    'masked rules sumMap': "sumMap(CAST(arrayMap(r -> (r, toUInt64(1)), masked_rules), 'Map(String, UInt64)')) AS mr, count() AS c",
+  // Groups of the trace figures as the service defines them (aggregate.ts), each with the
+  // start the window needs: what each group adds to grouping the live spans by trace.
+  const FIGURE_GROUPS: Record<string, TraceRollupColumn[]> = {
+    'start only': [],
+    'end, count, errors': ['trace_end', 'span_count', 'error_count'],
+    'session, user': ['trace_session_id', 'trace_user_id'],
+    'usage (tokens, cost)': ['trace_input_tokens', 'trace_output_tokens', 'trace_total_tokens', 'trace_cached_input_tokens', 'trace_reasoning_tokens', 'trace_cost'],
+    'flagged, masked counts': ['flagged_span_count', 'masked_span_count'],
+    'masked rules': ['trace_masked_rules'],
   };
   const variants: Record<string, string> = {
     'summary (current)': full.query,
@@ -49,9 +49,8 @@ try {
     'flags part': `SELECT * FROM (${flagsOf(full.query)})`,
     'live count FINAL': `SELECT count() FROM spans FINAL ${spansWhere}`,
     'live count': `SELECT count() FROM spans ${spansWhere}`,
-    'live traces by start, FINAL': `SELECT count() FROM (SELECT trace_id, min(start_time) AS s FROM spans FINAL ${spansWhere} GROUP BY trace_id) WHERE s >= {startTime:DateTime64(3)} AND s < {endTime:DateTime64(3)}`,
-    'live traces by start': `SELECT count() FROM (SELECT trace_id, min(start_time) AS s FROM spans ${spansWhere} GROUP BY trace_id) WHERE s >= {startTime:DateTime64(3)} AND s < {endTime:DateTime64(3)}`,
-    ...Object.fromEntries(Object.entries(AGG).map(([name, aggs]) => [`per trace: ${name}`, `SELECT count(), sum(sipHash64(*)) FROM (SELECT trace_id, min(start_time) AS s, ${aggs} FROM spans FINAL ${spansWhere} GROUP BY trace_id) WHERE s >= {startTime:DateTime64(3)} AND s < {endTime:DateTime64(3)}`])),
+    // sipHash64 of every column keeps each figure from being dropped as unused.
+    ...Object.fromEntries(Object.entries(FIGURE_GROUPS).map(([name, group]) => [`per trace: ${name}`, `SELECT count(), sum(sipHash64(*)) FROM (SELECT ${traceFiguresSql(['trace_start', ...group])} FROM spans FINAL ${spansWhere} GROUP BY trace_id) WHERE trace_start >= {startTime:DateTime64(3)} AND trace_start < {endTime:DateTime64(3)}`])),
     ...Object.fromEntries(['max_threads = 1', 'max_threads = 4', 'enable_analyzer = 0', 'compile_aggregate_expressions = 0', 'optimize_aggregation_in_order = 1', 'max_block_size = 8192'].map((set) => [`live part ${set}`, `SELECT ${SUMMARY_FROM_HOUR_FIGURES_SQL} FROM (${live}) SETTINGS ${set}`])),
     'SELECT 1': 'SELECT 1',
   };
