@@ -63,7 +63,7 @@ describe('GET /traces/{traceId} of a trace in two hours, two projects, judged tw
     expect((await detail()).flags).toBeNull();
     const judged = (flags: TraceFlag[], judgement: number) => ({
       projectId: 'default', traceId: TRACE_ID, flags, details: Object.fromEntries(flags.map((f) => [f, `${f} at ${judgement}`])),
-      spansIngestedAt: Date.now(), startHourMs: Number(START_NS / 1_000_000n), computedAtMs: Date.now(),
+      spansIngestedAt: Date.now(), spansLandedAt: Date.now(), startHourMs: Number(START_NS / 1_000_000n), computedAtMs: Date.now(),
     });
     await writeTraceFlags(svc.service.storage, [judged(['loop'], 1)]);
     await writeTraceFlags(svc.service.storage, [judged(['duplicate_tools', 'loop'], 2)]);

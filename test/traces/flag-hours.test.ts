@@ -47,7 +47,7 @@ async function judge(flags: Record<string, TraceFlag[]>, hourShiftMs = 0): Promi
     svc.service.storage,
     steps.map((t) => ({
       projectId: PROJECT, traceId: t.traceId, flags: flags[t.traceId]!, details: {},
-      spansIngestedAt: t.spansIngestedAt, startHourMs: t.startHourMs + hourShiftMs, computedAtMs: Date.now(),
+      spansIngestedAt: t.spansIngestedAt, spansLandedAt: Date.now(), startHourMs: t.startHourMs + hourShiftMs, computedAtMs: Date.now(),
     })),
   );
 }

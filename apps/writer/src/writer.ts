@@ -10,7 +10,7 @@ import { startMetricPointProcessor } from './processors/metric-points.ts';
 import { startMonitorProcessor, type MonitorProcessor } from './processors/monitors.ts';
 import { startSpanBatchProcessor, type SpanBatchProcessor } from './span-batches/processor.ts';
 import { createSpanLogJoin } from './span-log-join.ts';
-import { createCostStatsCache, runTraceFlagsPass } from './passes/trace-flags.ts';
+import { createCostStatsCache, createDueCursor, runTraceFlagsPass } from './passes/trace-flags.ts';
 import { runTraceRollupPass } from './passes/trace-rollups.ts';
 import { startQueueGauges } from './queue-gauges.ts';
 import { runRetentionPass } from './passes/retention.ts';
@@ -65,6 +65,7 @@ export function startWriter(deps: WriterDeps): Writer {
   const evaluations = startEvaluationProcessor({ ...common, settings: deps.evaluatorSettings, concurrency: deps.evaluatorSettings.workerConcurrency });
   // MAINTENANCE_QUEUE: periodic passes over stored spans.
   const costStats = createCostStatsCache();
+  const dueCursor = createDueCursor();
   const maintenance = startMaintenanceProcessor({
     ...common,
     concurrency: MAINTENANCE_CONCURRENCY,
@@ -76,6 +77,7 @@ export function startWriter(deps: WriterDeps): Writer {
             rules: settings.traceFlagRules,
             quietMs: settings.traceQuietMs,
             costStats,
+            cursor: dueCursor,
             // A trace judged for flags has completed: the evaluators that run on new traces take it from here.
             onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
           });

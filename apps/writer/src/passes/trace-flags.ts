@@ -1,19 +1,27 @@
 import { computeTraceFlags, type CostStats, type TraceFlagRules } from '@aos/domain';
 import {
-  findQuietTraces,
+  DUE_SLACK_MS,
+  QUIET_TRACE_LOOKBACK_MS,
+  findDueTraces,
   flagsOfTraces,
   loadTraceSteps,
+  newestJudgedWrite,
   projectCostStats,
   writeTraceFlags,
+  type DueTrace,
   type Storage,
   type TraceFlagsRow,
 } from '@aos/storage';
 import { raiseTraceFlagFindings } from './trace-flag-findings.ts';
 
-/** Quiet traces judged per pass; a backlog is worked off over the following ticks. */
+/** Due traces found by one search; a pass searches again while it has time. */
 export const TRACE_FLAGS_BATCH = 500;
-/** Traces whose spans are loaded in one query. */
+/** Traces whose spans are loaded and whose flags are written together. */
 const LOAD_CHUNK = 100;
+/** A search reads writes landed within this stretch of time: a pass far behind (a first start, a writer down for a while) walks forward in steps of it. */
+const DUE_STRETCH_MS = 10 * 60 * 1000;
+/** Wall time a pass spends judging before it leaves the rest to its next tick (other maintenance passes wait meanwhile). */
+const PASS_BUDGET_MS = 10_000;
 /** The trailing window of a project's cost distribution. */
 export const COST_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** A project's cost statistics move slowly: reused this long instead of rescanning a week of spans every tick. */
@@ -24,8 +32,11 @@ export interface TraceFlagsPassOptions {
   quietMs: number;
   now?: number;
   batchSize?: number;
+  budgetMs?: number;
   /** Per-project cost statistics kept between passes (see createCostStatsCache). */
   costStats?: CostStatsCache;
+  /** Where this process's last pass got to (see createDueCursor); without one, a pass starts from the newest judged write. */
+  cursor?: DueCursor;
   /** Told which traces were judged (they went quiet, or got late spans): evaluators that run on new traces start here. */
   onTracesJudged?: (projectId: string, traceIds: string[]) => Promise<void>;
 }
@@ -34,37 +45,102 @@ export interface TraceFlagsPassResult {
   traces: number;
   flagged: number;
   projects: number;
+  /** Searches for due traces this pass made. */
+  searches: number;
 }
 
 /**
- * Finds traces gone quiet (or with late spans since their flags), computes their flags,
- * writes them, and raises findings for flags a trace did not carry before.
+ * The landed time up to which every due trace was judged, kept between passes. Every writer
+ * keeps its own: one behind another (its last tick was earlier) only searches more writes.
+ */
+export interface DueCursor {
+  landedMs: number | null;
+}
+
+export function createDueCursor(): DueCursor {
+  return { landedMs: null };
+}
+
+/**
+ * Finds traces gone quiet (or written again since their flags), computes their flags,
+ * writes them, and raises findings for flags a trace did not carry before. It walks the
+ * writes forward in landed time from where the last pass ended, up to `quietMs` ago, for
+ * at most `budgetMs`.
  */
 export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOptions): Promise<TraceFlagsPassResult> {
   const now = opts.now ?? Date.now();
-  const costStats = opts.costStats ?? createCostStatsCache();
-  const quiet = await findQuietTraces(storage, { quietBeforeMs: now - opts.quietMs, limit: opts.batchSize ?? TRACE_FLAGS_BATCH });
-  const byProject = new Map<string, string[]>();
-  for (const t of quiet) byProject.set(t.projectId, [...(byProject.get(t.projectId) ?? []), t.traceId]);
-  let flagged = 0;
-  for (const [projectId, traceIds] of byProject) {
-    const stats = await costStats.get(storage, projectId, opts.rules, now);
-    for (let i = 0; i < traceIds.length; i += LOAD_CHUNK) {
-      const chunk = traceIds.slice(i, i + LOAD_CHUNK);
-      const [traces, previous] = await Promise.all([loadTraceSteps(storage, projectId, chunk), flagsOfTraces(storage, projectId, chunk)]);
-      const rows: TraceFlagsRow[] = traces.map((t) => {
-        const { flags, details } = computeTraceFlags(t.spans, t.cost, stats, opts.rules);
-        if (flags.length > 0) flagged += 1;
-        return { projectId, traceId: t.traceId, flags, details, spansIngestedAt: t.spansIngestedAt, startHourMs: t.startHourMs, computedAtMs: now };
-      });
-      // Before the flags are written: should this fail, the traces stay due and come back
-      // next tick, so their automatic evaluations are queued at least once.
-      await opts.onTracesJudged?.(projectId, traces.map((t) => t.traceId));
-      await writeTraceFlags(storage, rows);
-      await raiseTraceFlagFindings(storage, projectId, rows.map((r) => ({ ...r, previous: previous.get(r.traceId) ?? [] })), now);
+  const started = performance.now();
+  const quietBefore = now - opts.quietMs;
+  const limit = opts.batchSize ?? TRACE_FLAGS_BATCH;
+  const cursor = opts.cursor ?? createDueCursor();
+  // Every due trace up to the newest judged write was judged: traces are judged in the
+  // order of their newest write, each chunk's flags in one insert.
+  cursor.landedMs ??= Math.max(await newestJudgedWrite(storage), now - QUIET_TRACE_LOOKBACK_MS);
+  const judge = createJudge(storage, opts, now);
+  let searches = 0;
+  for (;;) {
+    const from = cursor.landedMs;
+    const to = Math.max(from, Math.min(from + DUE_STRETCH_MS, quietBefore));
+    const due = await findDueTraces(storage, { fromMs: from - DUE_SLACK_MS, toMs: to, limit });
+    searches += 1;
+    for (let i = 0; i < due.length; i += LOAD_CHUNK) {
+      const chunk = due.slice(i, i + LOAD_CHUNK);
+      await judge.chunk(chunk);
+      cursor.landedMs = Math.max(cursor.landedMs, chunk.at(-1)!.lastLandedMs);
     }
+    // A full batch may have left traces of its stretch: the next search starts at its last.
+    if (due.length < limit) cursor.landedMs = to;
+    if ((due.length < limit && to >= quietBefore) || performance.now() - started > (opts.budgetMs ?? PASS_BUDGET_MS)) break;
   }
-  return { traces: quiet.length, flagged, projects: byProject.size };
+  return { ...judge.totals(), searches };
+}
+
+/** Judges chunks of due traces: loads their spans, computes and writes their flags, tells who waits for them. */
+function createJudge(storage: Storage, opts: TraceFlagsPassOptions, now: number) {
+  const costStats = opts.costStats ?? createCostStatsCache();
+  let traces = 0;
+  let flagged = 0;
+  const projects = new Set<string>();
+  return {
+    async chunk(chunk: readonly DueTrace[]): Promise<void> {
+      const byProject = new Map<string, DueTrace[]>();
+      for (const t of chunk) byProject.set(t.projectId, [...(byProject.get(t.projectId) ?? []), t]);
+      const rows: TraceFlagsRow[] = [];
+      const findings: Array<() => Promise<unknown>> = [];
+      for (const [projectId, dueTraces] of byProject) {
+        projects.add(projectId);
+        const ids = dueTraces.map((t) => t.traceId);
+        const stats = await costStats.get(storage, projectId, opts.rules, now);
+        const [loaded, previous] = await Promise.all([loadTraceSteps(storage, projectId, ids), flagsOfTraces(storage, projectId, ids)]);
+        const byId = new Map(loaded.map((t) => [t.traceId, t]));
+        const judged: TraceFlagsRow[] = [];
+        for (const t of dueTraces) {
+          const steps = byId.get(t.traceId);
+          if (!steps) {
+            // No span left (retention took them): an empty row marks the write as judged,
+            // so it is not found again; retention removes the row with the trace's others.
+            rows.push({ projectId, traceId: t.traceId, flags: [], details: {}, spansIngestedAt: t.lastLandedMs, spansLandedAt: t.lastLandedMs, startHourMs: 0, computedAtMs: now });
+            continue;
+          }
+          const { flags, details } = computeTraceFlags(steps.spans, steps.cost, stats, opts.rules);
+          if (flags.length > 0) flagged += 1;
+          judged.push({
+            projectId, traceId: t.traceId, flags, details,
+            spansIngestedAt: steps.spansIngestedAt, spansLandedAt: t.lastLandedMs, startHourMs: steps.startHourMs, computedAtMs: now,
+          });
+        }
+        traces += judged.length;
+        rows.push(...judged);
+        // Before the flags are written: should this fail, the traces stay due and come back
+        // next tick, so their automatic evaluations are queued at least once.
+        if (judged.length > 0) await opts.onTracesJudged?.(projectId, judged.map((r) => r.traceId));
+        findings.push(() => raiseTraceFlagFindings(storage, projectId, judged.map((r) => ({ ...r, previous: previous.get(r.traceId) ?? [] })), now));
+      }
+      await writeTraceFlags(storage, rows);
+      for (const raise of findings) await raise();
+    },
+    totals: () => ({ traces, flagged, projects: projects.size }),
+  };
 }
 
 export interface CostStatsCache {

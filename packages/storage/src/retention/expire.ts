@@ -3,7 +3,7 @@ import type { Storage } from '../client/client.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
-import { QUIET_TRACE_LOOKBACK_MS } from '../traces/flags.ts';
+import { QUIET_TRACE_LOOKBACK_MS } from '../traces/due.ts';
 
 /**
  * What expires with a project's traces, in the order it is deleted, each row found by the

@@ -5,66 +5,16 @@ import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
 import { TRACE_COST_SQL } from './aggregate.ts';
+import { IN_TRACES_HOURS_SQL } from './trace-hours.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 
 /**
  * Reads and writes for trace flags (rules in @aos/domain trace-flags.ts). The writer
- * finds traces that went quiet, loads what the rules need, and writes one versioned row
- * per trace; the trace filter reads `trace_flags FINAL`.
+ * finds traces that went quiet (due.ts), loads what the rules need, and writes one
+ * versioned row per trace; the trace filter reads `trace_flags FINAL`.
  */
-
-/** Only spans ingested this far before the quiet point are scanned for due traces. */
-export const QUIET_TRACE_LOOKBACK_MS = 24 * 60 * 60 * 1000;
-
-export interface QuietTrace {
-  projectId: string;
-  traceId: string;
-  /** max(ingested_at) of the trace's spans, ms since the epoch. */
-  spansIngestedAt: number;
-}
-
-/**
- * Traces whose newest span was ingested at or before `quietBeforeMs` and that have no
- * flags yet, or flags computed before their newest span arrived. Oldest first.
- *
- * Only spans ingested within `lookbackMs` are scanned, so a trace whose spans all came
- * earlier is never picked up again (it was judged when it went quiet). A flags row that
- * can block a due trace was computed after its spans were ingested, hence inside the
- * same window, which bounds the right side of the join too.
- */
-export async function findQuietTraces(
-  storage: Storage,
-  opts: { quietBeforeMs: number; limit: number; lookbackMs?: number },
-): Promise<QuietTrace[]> {
-  const since = opts.quietBeforeMs - (opts.lookbackMs ?? QUIET_TRACE_LOOKBACK_MS);
-  const result = await storage.client.query({
-    query: `
-      SELECT s.project_id AS project_id, s.trace_id AS trace_id, toString(s.last_ingested) AS last_ingested
-      FROM (
-        SELECT project_id, trace_id, max(ingested_at) AS last_ingested
-        FROM spans
-        WHERE ingested_at >= {since:UInt64}
-        GROUP BY project_id, trace_id
-        HAVING last_ingested <= {quietBefore:UInt64}
-      ) AS s
-      LEFT JOIN (
-        SELECT project_id, trace_id, spans_ingested_at
-        FROM trace_flags FINAL
-        WHERE spans_ingested_at >= {since:UInt64}
-      ) AS f ON s.project_id = f.project_id AND s.trace_id = f.trace_id
-      -- without a match the right column is its default, 0
-      WHERE f.spans_ingested_at < s.last_ingested
-      ORDER BY s.last_ingested, s.project_id, s.trace_id
-      LIMIT {limit:UInt32}`,
-    query_params: { since: Math.max(0, since), quietBefore: opts.quietBeforeMs, limit: opts.limit },
-    format: 'JSONEachRow',
-    ...named(storage, 'traces.flags.quiet'),
-  });
-  const rows = await result.json<{ project_id: string; trace_id: string; last_ingested: string }>();
-  return rows.map((r) => ({ projectId: r.project_id, traceId: r.trace_id, spansIngestedAt: Number(r.last_ingested) }));
-}
 
 /** What the rules need of one trace. */
 export interface TraceSteps {
@@ -94,7 +44,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
           output_tokens, status,
           toString(toUnixTimestamp64Nano(start_time)) AS start_ns
         FROM spans FINAL
-        WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
+        WHERE project_id = {projectId:String} AND ${IN_TRACES_HOURS_SQL} AND trace_id IN {traceIds:Array(String)}
         ORDER BY trace_id, start_time`,
       query_params: params,
       format: 'JSONEachRow',
@@ -105,7 +55,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
         SELECT trace_id, ${TRACE_COST_SQL}, toString(max(ingested_at)) AS last_ingested,
           toString(toUnixTimestamp(toStartOfHour(min(start_time)))) AS start_hour_s
         FROM spans FINAL
-        WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}
+        WHERE project_id = {projectId:String} AND ${IN_TRACES_HOURS_SQL} AND trace_id IN {traceIds:Array(String)}
         GROUP BY trace_id`,
       query_params: params,
       format: 'JSONEachRow',
@@ -202,6 +152,8 @@ export interface TraceFlagsRow {
   flags: TraceFlag[];
   details: Partial<Record<TraceFlag, string>>;
   spansIngestedAt: number;
+  /** The landed time of the trace's newest write the flags were computed after (DueTrace.lastLandedMs), ms since the epoch. */
+  spansLandedAt: number;
   /** TraceSteps.startHourMs: lets a summary count the flags of whole rolled-up hours by hour (summary.ts). */
   startHourMs: number;
   computedAtMs: number;
@@ -218,6 +170,7 @@ export async function writeTraceFlags(storage: Storage, rows: readonly TraceFlag
       flags: r.flags,
       details: JSON.stringify(r.details),
       spans_ingested_at: r.spansIngestedAt,
+      spans_landed_at: msToDateTimeParam(r.spansLandedAt),
       start_hour: r.startHourMs / 1000,
       computed_at: msToDateTimeParam(r.computedAtMs),
       version: nextRowVersion(),

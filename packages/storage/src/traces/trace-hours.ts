@@ -6,3 +6,7 @@
  */
 export const IN_TRACE_HOURS_SQL =
   'toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id = {traceId:String})';
+
+/** IN_TRACE_HOURS_SQL for the traces `{traceIds:Array(String)}` of project {projectId}: rows in an hour any of them has spans in. */
+export const IN_TRACES_HOURS_SQL =
+  'toStartOfHour(start_time) IN (SELECT hour FROM trace_hours WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)})';
