@@ -2,8 +2,15 @@ import type { Storage } from '@aos/storage';
 
 const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
-/** Spans of one trace straight into the spans table, a second long each, the first (span 1) its root; `startsMs` their starts. */
-export async function insertTraceSpans(storage: Storage, projectId: string, traceId: string, startsMs: readonly number[], firstSpan = 1): Promise<void> {
+/** Spans of one trace straight into the spans table, a second long each, the first (span 1) its root; `startsMs` their starts, received at `ingestedAtMs`. */
+export async function insertTraceSpans(
+  storage: Storage,
+  projectId: string,
+  traceId: string,
+  startsMs: readonly number[],
+  firstSpan = 1,
+  ingestedAtMs = Date.now(),
+): Promise<void> {
   const values = startsMs.map((start, i) => ({
     project_id: projectId,
     trace_id: traceId,
@@ -13,7 +20,7 @@ export async function insertTraceSpans(storage: Storage, projectId: string, trac
     start_time: at(start),
     end_time: at(start + 1000),
     duration_ms: 1000,
-    ingested_at: Date.now(),
+    ingested_at: ingestedAtMs,
   }));
   await storage.client.insert({ table: 'spans', values, format: 'JSONEachRow' });
 }

@@ -2,7 +2,7 @@ export { startWriter } from './writer.ts';
 export type { Writer, WriterDeps } from './writer.ts';
 export { runRetentionPass } from './passes/retention.ts';
 export type { RetentionPassOptions } from './passes/retention.ts';
-export { runTraceFlagsPass } from './passes/trace-flags.ts';
+export { createDueCursor, runTraceFlagsPass } from './passes/trace-flags.ts';
 export { runTraceRollupPass } from './passes/trace-rollups.ts';
 export type { TraceFlagsPassOptions, TraceFlagsPassResult } from './passes/trace-flags.ts';
 export { reconcileSchedules, startMonitorProcessor } from './processors/monitors.ts';
