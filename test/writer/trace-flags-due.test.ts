@@ -111,11 +111,11 @@ describe('the flags pass walking the log of writes', () => {
     expect((await pass()).traces).toBe(0);
     expect(await flagsRow('backlog', old)).toBeNull();
 
-    // One a day behind walks to now in stretches and judges both.
+    // One a day behind walks to now, a write per search, and judges both.
     const cursor = { landedMs: now - 24 * HOUR };
-    const result = await pass({ cursor });
+    const result = await pass({ cursor, batchSize: 1 });
     expect(result.traces).toBe(2);
-    expect(result.searches).toBeGreaterThan(10);
+    expect(result.searches).toBeGreaterThanOrEqual(3);
     expect(cursor.landedMs).toBeGreaterThanOrEqual(now);
     expect((await flagsRow('backlog', older))!.landedMs).toBe(now - 5 * HOUR);
   });

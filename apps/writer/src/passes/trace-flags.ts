@@ -3,7 +3,7 @@ import {
   DUE_SLACK_MS,
   QUIET_TRACE_LOOKBACK_MS,
   findDueTraces,
-  flagsOfTraces,
+  landedTimeAfterWrites,
   loadTraceSteps,
   newestJudgedWrite,
   projectCostStats,
@@ -14,12 +14,14 @@ import {
 } from '@aos/storage';
 import { raiseTraceFlagFindings } from './trace-flag-findings.ts';
 
-/** Due traces found by one search; a pass searches again while it has time. */
-export const TRACE_FLAGS_BATCH = 500;
+/**
+ * Due traces found by one search, and about how many writes it covers: a pass far behind
+ * (a first start, a writer down for a while) walks forward in steps of that many writes,
+ * however they are spread in time. A pass searches again while it has time.
+ */
+export const TRACE_FLAGS_BATCH = 1000;
 /** Traces whose spans are loaded and whose flags are written together. */
-const LOAD_CHUNK = 100;
-/** A search reads writes landed within this stretch of time: a pass far behind (a first start, a writer down for a while) walks forward in steps of it. */
-const DUE_STRETCH_MS = 10 * 60 * 1000;
+const LOAD_CHUNK = 250;
 /** Wall time a pass spends judging before it leaves the rest to its next tick (other maintenance passes wait meanwhile). */
 const PASS_BUDGET_MS = 10_000;
 /** The trailing window of a project's cost distribution. */
@@ -80,7 +82,8 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
   let searches = 0;
   for (;;) {
     const from = cursor.landedMs;
-    const to = Math.max(from, Math.min(from + DUE_STRETCH_MS, quietBefore));
+    const stretchEnd = (await landedTimeAfterWrites(storage, from, limit)) ?? quietBefore;
+    const to = Math.max(from, Math.min(stretchEnd, quietBefore));
     const due = await findDueTraces(storage, { fromMs: from - DUE_SLACK_MS, toMs: to, limit });
     searches += 1;
     for (let i = 0; i < due.length; i += LOAD_CHUNK) {
@@ -111,8 +114,8 @@ function createJudge(storage: Storage, opts: TraceFlagsPassOptions, now: number)
         projects.add(projectId);
         const ids = dueTraces.map((t) => t.traceId);
         const stats = await costStats.get(storage, projectId, opts.rules, now);
-        const [loaded, previous] = await Promise.all([loadTraceSteps(storage, projectId, ids), flagsOfTraces(storage, projectId, ids)]);
-        const byId = new Map(loaded.map((t) => [t.traceId, t]));
+        const byId = new Map((await loadTraceSteps(storage, projectId, ids)).map((t) => [t.traceId, t]));
+        const previous = new Map(dueTraces.map((t) => [t.traceId, t.previousFlags]));
         const judged: TraceFlagsRow[] = [];
         for (const t of dueTraces) {
           const steps = byId.get(t.traceId);

@@ -25,6 +25,8 @@ export interface DueTrace {
   traceId: string;
   /** The landed time of the trace's newest write, ms since the epoch: its flags row records it. */
   lastLandedMs: number;
+  /** The flags it was judged to carry before (none when it never was): a finding counts a trace once per flag. */
+  previousFlags: string[];
 }
 
 /**
@@ -39,7 +41,7 @@ export async function findDueTraces(storage: Storage, opts: { fromMs: number; to
     WHERE landed_at >= {from:DateTime64(3)} AND landed_at <= {to:DateTime64(3)}`;
   const result = await storage.client.query({
     query: `
-      SELECT w.project_id AS project_id, w.trace_id AS trace_id, toString(toUnixTimestamp64Milli(w.last_landed)) AS last_landed
+      SELECT w.project_id AS project_id, w.trace_id AS trace_id, toString(toUnixTimestamp64Milli(w.last_landed)) AS last_landed, f.flags AS previous_flags
       FROM (
         SELECT project_id, trace_id, max(landed_at) AS last_landed
         FROM trace_writes
@@ -48,10 +50,10 @@ export async function findDueTraces(storage: Storage, opts: { fromMs: number; to
         HAVING last_landed <= {to:DateTime64(3)}
       ) AS w
       LEFT JOIN (
-        SELECT project_id, trace_id, spans_landed_at FROM trace_flags FINAL
+        SELECT project_id, trace_id, spans_landed_at, flags FROM trace_flags FINAL
         WHERE (project_id, trace_id) IN (${written})
       ) AS f ON w.project_id = f.project_id AND w.trace_id = f.trace_id
-      -- without a match the right column is its default, 1970
+      -- without a match the right columns are their defaults, 1970 and no flags
       WHERE f.spans_landed_at < w.last_landed
       ORDER BY w.last_landed, w.project_id, w.trace_id
       LIMIT {limit:UInt32}`,
@@ -59,8 +61,29 @@ export async function findDueTraces(storage: Storage, opts: { fromMs: number; to
     format: 'JSONEachRow',
     ...named(storage, 'traces.flags.due'),
   });
-  const rows = await result.json<{ project_id: string; trace_id: string; last_landed: string }>();
-  return rows.map((r) => ({ projectId: r.project_id, traceId: r.trace_id, lastLandedMs: Number(r.last_landed) }));
+  const rows = await result.json<{ project_id: string; trace_id: string; last_landed: string; previous_flags: string[] }>();
+  return rows.map((r) => ({ projectId: r.project_id, traceId: r.trace_id, lastLandedMs: Number(r.last_landed), previousFlags: r.previous_flags }));
+}
+
+/**
+ * The landed time of the `count`-th write landed after `fromMs` (ms since the epoch), or
+ * null when fewer landed: where a search covering about `count` writes ends. Strictly
+ * after, so a pass always moves on, even past a millisecond more writes share. The log is
+ * ordered by landed time, so this reads only those writes, wherever they lie in time.
+ */
+export async function landedTimeAfterWrites(storage: Storage, fromMs: number, count: number): Promise<number | null> {
+  const result = await storage.client.query({
+    query: `
+      SELECT toString(toUnixTimestamp64Milli(landed_at)) AS landed FROM trace_writes
+      WHERE landed_at > {from:DateTime64(3)}
+      ORDER BY landed_at
+      LIMIT 1 OFFSET {offset:UInt32}`,
+    query_params: { from: msToDateTimeParam(Math.max(0, fromMs)), offset: Math.max(0, count - 1) },
+    format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.stretch'),
+  });
+  const [row] = await result.json<{ landed: string }>();
+  return row ? Number(row.landed) : null;
 }
 
 /** The newest write any flags row was computed on, ms since the epoch (0 when none carries one): where a new process's first search may start. */

@@ -89,6 +89,12 @@ function addUsage(sums: UsageSums, span: FigureSpanRow): void {
   sums.cost += span.cost;
 }
 
+/** A trace's cost by the usage rule (aggregate.ts): its model spans' when it has any, else all its spans'. */
+export function traceCostOfSpans(spans: ReadonlyArray<Pick<FigureSpanRow, 'span_type' | 'cost'>>): number {
+  const counted = spans.some((s) => MODEL_SPAN.has(s.span_type)) ? spans.filter((s) => MODEL_SPAN.has(s.span_type)) : spans;
+  return counted.reduce((sum, s) => sum + s.cost, 0);
+}
+
 /** Earlier of two nanosecond times as the engine writes them (decimal strings without leading zeros). */
 const nanosBefore = (a: string, b: string) => (a.length !== b.length ? a.length < b.length : a < b);
 

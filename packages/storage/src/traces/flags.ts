@@ -4,8 +4,8 @@ import { nextRowVersion } from '../sql/row-versions.ts';
 import { msToDateTimeParam } from '../sql/values.ts';
 import { named } from '../sql/query-name.ts';
 import type { Statement } from '../sql/statement.ts';
-import { TRACE_COST_SQL } from './aggregate.ts';
 import { IN_TRACES_HOURS_SQL } from './trace-hours.ts';
+import { traceCostOfSpans } from './figures.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
 import type { RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
@@ -31,43 +31,39 @@ export interface TraceSteps {
 /** Outputs longer than this are not empty; only their emptiness is read, not their text. */
 const OUTPUT_PROBE_CHARS = 64;
 
-/** The spans (fields the rules need), cost and newest ingest time of each trace; absent traces are left out. */
+/**
+ * The spans (fields the rules need), cost and newest ingest time of each trace; absent
+ * traces are left out. One read of the traces' spans: the cost, start hour and ingest time
+ * are worked out here from the rows it brings, not by a second, grouping read.
+ */
 export async function loadTraceSteps(storage: Storage, projectId: string, traceIds: readonly string[]): Promise<TraceSteps[]> {
   if (traceIds.length === 0) return [];
-  const params = { projectId, traceIds, probe: OUTPUT_PROBE_CHARS };
-  const [spanResult, traceResult] = await Promise.all([
-    storage.client.query({
-      query: `
-        SELECT trace_id, span_id, name, parent_span_id, span_type, tool_name,
-          if(span_type = 'tool' OR tool_name != '', tool_arguments, '') AS arguments,
-          if(length(output) <= {probe:UInt32}, output, '(long)') AS output_probe,
-          output_tokens, status,
-          toString(toUnixTimestamp64Nano(start_time)) AS start_ns
-        FROM spans FINAL
-        WHERE project_id = {projectId:String} AND ${IN_TRACES_HOURS_SQL} AND trace_id IN {traceIds:Array(String)}
-        ORDER BY trace_id, start_time`,
-      query_params: params,
-      format: 'JSONEachRow',
-      ...named(storage, 'traces.flags.steps.spans'),
-    }),
-    storage.client.query({
-      query: `
-        SELECT trace_id, ${TRACE_COST_SQL}, toString(max(ingested_at)) AS last_ingested,
-          toString(toUnixTimestamp(toStartOfHour(min(start_time)))) AS start_hour_s
-        FROM spans FINAL
-        WHERE project_id = {projectId:String} AND ${IN_TRACES_HOURS_SQL} AND trace_id IN {traceIds:Array(String)}
-        GROUP BY trace_id`,
-      query_params: params,
-      format: 'JSONEachRow',
-      ...named(storage, 'traces.flags.steps.costs'),
-    }),
-  ]);
-  const spanRows = await spanResult.json<StepRow>();
-  const traceRows = await traceResult.json<{ trace_id: string; trace_cost: number; last_ingested: string; start_hour_s: string }>();
-  const byTrace = new Map<string, TraceStep[]>();
-  for (const r of spanRows) {
-    const list = byTrace.get(r.trace_id) ?? [];
-    list.push({
+  const result = await storage.client.query({
+    query: `
+      SELECT trace_id, span_id, name, parent_span_id, span_type, tool_name,
+        if(span_type = 'tool' OR tool_name != '', tool_arguments, '') AS arguments,
+        if(length(output) <= {probe:UInt32}, output, '(long)') AS output_probe,
+        output_tokens, status, cost, ingested_at,
+        toString(toUnixTimestamp64Nano(start_time)) AS start_ns
+      FROM spans FINAL
+      WHERE project_id = {projectId:String} AND ${IN_TRACES_HOURS_SQL} AND trace_id IN {traceIds:Array(String)}
+      ORDER BY trace_id, start_time`,
+    query_params: { projectId, traceIds, probe: OUTPUT_PROBE_CHARS },
+    format: 'JSONEachRow',
+    ...named(storage, 'traces.flags.steps'),
+  });
+  const traces: TraceSteps[] = [];
+  const costs: Array<Array<{ span_type: string; cost: number }>> = [];
+  for (const r of await result.json<StepRow>()) {
+    let trace = traces.at(-1);
+    if (trace?.traceId !== r.trace_id) {
+      // Rows come in start order within a trace: its first is its earliest.
+      const startMs = Number(BigInt(r.start_ns) / 1_000_000n);
+      trace = { traceId: r.trace_id, spans: [], cost: 0, spansIngestedAt: 0, startHourMs: startMs - (startMs % HOUR_MS) };
+      traces.push(trace);
+      costs.push([]);
+    }
+    trace.spans.push({
       spanId: r.span_id,
       name: r.name,
       parentSpanId: r.parent_span_id,
@@ -79,16 +75,14 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
       status: r.status,
       startNs: r.start_ns,
     });
-    byTrace.set(r.trace_id, list);
+    trace.spansIngestedAt = Math.max(trace.spansIngestedAt, Number(r.ingested_at));
+    costs.at(-1)!.push(r);
   }
-  return traceRows.map((t) => ({
-    traceId: t.trace_id,
-    spans: byTrace.get(t.trace_id) ?? [],
-    cost: Number(t.trace_cost),
-    spansIngestedAt: Number(t.last_ingested),
-    startHourMs: Number(t.start_hour_s) * 1000,
-  }));
+  for (const [i, trace] of traces.entries()) trace.cost = traceCostOfSpans(costs[i]!);
+  return traces;
 }
+
+const HOUR_MS = 3_600_000;
 
 interface StepRow {
   trace_id: string;
@@ -101,6 +95,8 @@ interface StepRow {
   output_probe: string;
   output_tokens: string;
   status: string;
+  cost: number;
+  ingested_at: string;
   start_ns: string;
 }
 
@@ -216,18 +212,4 @@ export async function getTraceFlags(storage: Storage, projectId: string, traceId
   });
   const [row] = await result.json<{ judged: Array<[string[], string]> }>();
   return judgedFlags(row?.judged ?? []);
-}
-
-/** The flags of each of these traces (traces not judged yet are absent from the map). */
-export async function flagsOfTraces(storage: Storage, projectId: string, traceIds: readonly string[]): Promise<Map<string, string[]>> {
-  if (traceIds.length === 0) return new Map();
-  const result = await storage.client.query({
-    query: `
-      SELECT trace_id, flags FROM trace_flags FINAL
-      WHERE project_id = {projectId:String} AND trace_id IN {traceIds:Array(String)}`,
-    query_params: { projectId, traceIds },
-    format: 'JSONEachRow',
-    ...named(storage, 'traces.flags.of-traces'),
-  });
-  return new Map((await result.json<{ trace_id: string; flags: string[] }>()).map((r) => [r.trace_id, r.flags]));
 }

@@ -14,9 +14,9 @@ export { OTHER_GROUP, bucketStarts, measureSource, queryTimeseries } from './tim
 export type { TimeseriesPoint, TimeseriesRequest, TimeseriesSeries } from './timeseries.ts';
 export { QUERY_FIELDS, QueryLanguageError, compileTraceQuery } from './query-language/index.ts';
 export type { QueryField } from './query-language/index.ts';
-export { flagsOfTraces, getTraceFlags, loadTraceSteps, projectCostStats, writeTraceFlags } from './flags.ts';
+export { getTraceFlags, loadTraceSteps, projectCostStats, writeTraceFlags } from './flags.ts';
 export type { TraceFlagsRow, TraceSteps } from './flags.ts';
-export { DUE_SLACK_MS, QUIET_TRACE_LOOKBACK_MS, findDueTraces, newestJudgedWrite } from './due.ts';
+export { DUE_SLACK_MS, QUIET_TRACE_LOOKBACK_MS, findDueTraces, landedTimeAfterWrites, newestJudgedWrite } from './due.ts';
 export type { DueTrace } from './due.ts';
 export { EXPORT_FORMATS, exportTraceRows, traceExportMinutes } from './export.ts';
 export type { ExportFormat, ExportMinute, TraceExportColumn } from './export.ts';
