@@ -63,7 +63,13 @@ async function queryEverySecond(service: AllInOne, key: string, cases: QueryCase
 async function queriesUnder(load: Promise<PacedFigures>, service: AllInOne, key: string, cases: QueryCase[], seconds: number) {
   const busy = sessionsBusy(service);
   const [ingest, loaded] = await Promise.all([load, queryEverySecond(service, key, cases, seconds)]);
-  return { ingest, loaded, busy: busy() };
+  return { ingest, loaded, busy: `${busy()}; ${await flagsBehind(service)}` };
+}
+
+/** How far the trace flags pass trailed at its last run's end: the judging of traces keeping up with ingest, or not. */
+async function flagsBehind(service: AllInOne): Promise<string> {
+  const behind = (await service.metrics.traceFlagsBehind.get()).values[0]?.value;
+  return behind === undefined ? 'flags pass not run yet' : `flags pass ${behind.toFixed(0)} s behind at its last run`;
 }
 
 /**
@@ -101,7 +107,7 @@ export async function mixedPhase(
   await drainQueue(service, 60);
   const idleBusy = sessionsBusy(service);
   const idle = await queryEverySecond(service, o.readKey, cases, o.seconds);
-  console.log(`  idle: ${idleBusy()}`);
+  console.log(`  idle: ${idleBusy()}; ${await flagsBehind(service)}`);
 
   const paced = await queriesUnder(pacedPhase(senders, target, service, o.offered, o.seconds), service, o.readKey, cases, o.seconds);
   console.log(`mixed phase, ${o.seconds} s of queries once a second, idle then while ingesting at ${o.offered} spans/s (half the held rate):`);

@@ -82,6 +82,7 @@ export function startWriter(deps: WriterDeps): Writer {
             onTracesJudged: (projectId, traceIds) => evaluations.tracesCompleted(projectId, traceIds),
           });
           deps.metrics.maintenanceDue.set({ pass: 'trace_flags' }, result.traces);
+          deps.metrics.traceFlagsBehind.set(result.behindMs / 1000);
           return { done: result.traces, ...result };
         },
       },

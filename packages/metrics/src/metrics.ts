@@ -29,6 +29,7 @@ export interface Metrics {
   readonly insertDuration: Histogram<'table'>;
   readonly writerLag: Histogram;
   readonly maintenanceDue: Gauge<'pass'>;
+  readonly traceFlagsBehind: Gauge;
   /** The outcome counters of one queue's jobs (and the causes of its dead letters), for startWorker's `onOutcome`. */
   jobOutcomes(queue: string): (outcome: JobOutcome, cause?: string) => void;
 }
@@ -119,8 +120,13 @@ export function createMetrics(): Metrics {
     }),
     maintenanceDue: new Gauge({
       name: `${METRIC_PREFIX}maintenance_due_items`,
-      help: "Work found due by a maintenance pass's last run (pass=trace_flags: traces; trace_rollups: hours), at most one pass's batch",
+      help: "Work found due by a maintenance pass's last run (pass=trace_flags: traces judged; trace_rollups: hours, at most one pass's batch)",
       labelNames: ['pass'] as const,
+      registers,
+    }),
+    traceFlagsBehind: new Gauge({
+      name: `${METRIC_PREFIX}trace_flags_behind_seconds`,
+      help: 'How far the trace flags pass trailed the quiet point (TRACE_QUIET_MS ago) when its last run ended: 0 when every trace quiet by then was judged',
       registers,
     }),
     jobOutcomes: (queue) => (outcome, cause) => {

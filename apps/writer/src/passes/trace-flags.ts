@@ -49,6 +49,8 @@ export interface TraceFlagsPassResult {
   projects: number;
   /** Searches for due traces this pass made. */
   searches: number;
+  /** How far the pass's position trailed the quiet point when it ended, ms: 0 when it caught up. */
+  behindMs: number;
 }
 
 /**
@@ -95,7 +97,7 @@ export async function runTraceFlagsPass(storage: Storage, opts: TraceFlagsPassOp
     if (due.length < limit) cursor.landedMs = to;
     if ((due.length < limit && to >= quietBefore) || performance.now() - started > (opts.budgetMs ?? PASS_BUDGET_MS)) break;
   }
-  return { ...judge.totals(), searches };
+  return { ...judge.totals(), searches, behindMs: Math.max(0, quietBefore - cursor.landedMs) };
 }
 
 /** Judges chunks of due traces: loads their spans, computes and writes their flags, tells who waits for them. */
