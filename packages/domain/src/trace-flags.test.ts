@@ -51,6 +51,12 @@ describe('computeTraceFlags', () => {
       expect(flagsOf([root(), tool('search', '{"q":"a","n":1}'), tool('search', ' { "n": 1, "q": "a" } ')])).toEqual(['duplicate_tools']);
       expect(canonicalArguments('{"b":[{"y":1,"x":2}],"a":null}')).toBe('{"a":null,"b":[{"x":2,"y":1}]}');
       expect(canonicalArguments('not json')).toBe('not json');
+      expect(canonicalArguments('  ')).toBe('');
+      expect(canonicalArguments(' 1.50 ')).toBe('1.5');
+      expect(canonicalArguments('-2e1')).toBe('-20');
+      expect(canonicalArguments(' "a" ')).toBe('"a"');
+      expect(canonicalArguments('nothing')).toBe('nothing');
+      expect(canonicalArguments('[2, 1]')).toBe('[2,1]');
     });
     it('does not fire for different arguments or different tools', () => {
       expect(flagsOf([root(), tool('search', '{"q":"a"}'), tool('search', '{"q":"b"}'), tool('read', '{"q":"a"}')])).toEqual([]);

@@ -99,9 +99,15 @@ function isToolSpan(s: TraceStep): boolean {
   return s.spanType === 'tool' || s.toolName !== '';
 }
 
+/** Characters a JSON text can start with (after blanks). */
+const JSON_START = /^[{["\-0-9tfn]/;
+
 /** Arguments compared by meaning: `{"a":1,"b":2}` and `{ "b": 2, "a": 1 }` are the same call. */
 export function canonicalArguments(text: string): string {
   const trimmed = text.trim();
+  // What cannot be JSON (no arguments at all, most often) is compared as it is, without
+  // the parse failing: a thrown SyntaxError costs ~10 µs, most of judging a small trace.
+  if (!JSON_START.test(trimmed)) return trimmed;
   try {
     return JSON.stringify(sortKeys(JSON.parse(trimmed)));
   } catch {
