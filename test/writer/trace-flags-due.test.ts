@@ -125,6 +125,20 @@ describe('the flags pass walking the log of writes', () => {
     expect((await flagsRow('backlog', older))!.landedMs).toBe(now - 5 * HOUR);
   });
 
+  it('reads an output as produced by its stored preview, however long, and as empty when it is', async () => {
+    const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+    const now = Date.now();
+    const modelCall = (trace: string, output: string) => ({
+      project_id: 'outputs', trace_id: trace, span_id: '0000000000000001', parent_span_id: '', name: 'chat', span_type: 'llm',
+      start_time: at(now - 5_000), end_time: at(now - 4_000), duration_ms: 1000, output, ingested_at: now,
+    });
+    const [long, empty] = [traceId(500), traceId(501)];
+    await storage.client.insert({ table: 'spans', values: [modelCall(long, 'é'.repeat(5_000)), modelCall(empty, ' [] ')], format: 'JSONEachRow' });
+    expect((await pass({ cursor: createDueCursor() })).traces).toBeGreaterThanOrEqual(2);
+    expect((await flagsRow('outputs', long))!.flags).toEqual([]);
+    expect((await flagsRow('outputs', empty))!.flags).toEqual(['empty_output']);
+  });
+
   it('fills the log, when migrated, with the traces whose spans came within the last day', async () => {
     const now = Date.now();
     await insertTraceSpans(storage, 'migrated', traceId(400), [now - 2 * HOUR], 1, now - 2 * HOUR);

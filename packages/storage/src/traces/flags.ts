@@ -28,7 +28,12 @@ export interface TraceSteps {
   startHourMs: number;
 }
 
-/** Outputs longer than this are not empty; only their emptiness is read, not their text. */
+/**
+ * Outputs longer than this (in bytes) are not empty; only their emptiness is read, not
+ * their text. Read from the output's stored preview (its first 1,000 characters, migration
+ * 0010), which is the whole output exactly when that is this short, instead of
+ * decompressing every whole completion.
+ */
 const OUTPUT_PROBE_CHARS = 64;
 
 /**
@@ -42,7 +47,7 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
     query: `
       SELECT trace_id, span_id, name, parent_span_id, span_type, tool_name,
         if(span_type = 'tool' OR tool_name != '', tool_arguments, '') AS arguments,
-        if(length(output) <= {probe:UInt32}, output, '(long)') AS output_probe,
+        if(length(output_preview) <= {probe:UInt32}, output_preview, '(long)') AS output_probe,
         output_tokens, status, cost, ingested_at,
         toString(toUnixTimestamp64Nano(start_time)) AS start_ns
       FROM spans FINAL
