@@ -1,9 +1,15 @@
+// What the materialized view feeding trace_writes (migration 0025) adds to an insert of
+// spans: the engine CPU of the process per span inserted, with the view attached and
+// detached in turns, the rows generated inside the engine (writeSliceSql) so only the
+// insert's own work is timed. 1M spans per insert.
+//
+//   node --import tsx bench/trace-writes-view-cost.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { storageSettings } from '@aos/config';
 import { migrate, openStorage } from '@aos/storage';
-import { DAY, writeSliceSql } from '../bench/query-dataset.ts';
+import { DAY, writeSliceSql } from './query-dataset.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'aos-mv-cost-'));
 const storage = await openStorage(storageSettings({ DATA_DIR: dir }));
