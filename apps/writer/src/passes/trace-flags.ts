@@ -117,8 +117,7 @@ function createJudge(storage: Storage, opts: TraceFlagsPassOptions, now: number)
         const ids = dueTraces.map((t) => t.traceId);
         const stats = await costStats.get(storage, projectId, opts.rules, now);
         const byId = new Map((await loadTraceSteps(storage, projectId, ids)).map((t) => [t.traceId, t]));
-        const previous = new Map(dueTraces.map((t) => [t.traceId, t.previousFlags]));
-        const judged: TraceFlagsRow[] = [];
+        const judged: Array<TraceFlagsRow & { previous: string[] }> = [];
         for (const t of dueTraces) {
           const steps = byId.get(t.traceId);
           if (!steps) {
@@ -132,6 +131,7 @@ function createJudge(storage: Storage, opts: TraceFlagsPassOptions, now: number)
           judged.push({
             projectId, traceId: t.traceId, flags, details,
             spansIngestedAt: steps.spansIngestedAt, spansLandedAt: t.lastLandedMs, startHourMs: steps.startHourMs, computedAtMs: now,
+            previous: t.previousFlags,
           });
         }
         traces += judged.length;
@@ -139,7 +139,7 @@ function createJudge(storage: Storage, opts: TraceFlagsPassOptions, now: number)
         // Before the flags are written: should this fail, the traces stay due and come back
         // next tick, so their automatic evaluations are queued at least once.
         if (judged.length > 0) await opts.onTracesJudged?.(projectId, judged.map((r) => r.traceId));
-        findings.push(() => raiseTraceFlagFindings(storage, projectId, judged.map((r) => ({ ...r, previous: previous.get(r.traceId) ?? [] })), now));
+        findings.push(() => raiseTraceFlagFindings(storage, projectId, judged, now));
       }
       await writeTraceFlags(storage, rows);
       for (const raise of findings) await raise();

@@ -7,7 +7,7 @@ import type { Statement } from '../sql/statement.ts';
 import { IN_TRACES_HOURS_SQL } from './trace-hours.ts';
 import { traceCostOfSpans } from './figures.ts';
 import { traceFilterSql, type TraceFilter } from './filter.ts';
-import type { RolledUpHour } from './rollups.ts';
+import { HOUR_MS, type RolledUpHour } from './rollups.ts';
 import { rollupsToRead, traceRowsSql } from './rows.ts';
 
 /**
@@ -57,37 +57,35 @@ export async function loadTraceSteps(storage: Storage, projectId: string, traceI
     format: 'JSONEachRow',
     ...named(storage, 'traces.flags.steps'),
   });
-  const traces: TraceSteps[] = [];
-  const costs: Array<Array<{ span_type: string; cost: number }>> = [];
+  // Rows come by trace, in start order within it: a trace's first row is its earliest.
+  const byTrace: StepRow[][] = [];
   for (const r of await result.json<StepRow>()) {
-    let trace = traces.at(-1);
-    if (trace?.traceId !== r.trace_id) {
-      // Rows come in start order within a trace: its first is its earliest.
-      const startMs = Number(BigInt(r.start_ns) / 1_000_000n);
-      trace = { traceId: r.trace_id, spans: [], cost: 0, spansIngestedAt: 0, startHourMs: startMs - (startMs % HOUR_MS) };
-      traces.push(trace);
-      costs.push([]);
-    }
-    trace.spans.push({
-      spanId: r.span_id,
-      name: r.name,
-      parentSpanId: r.parent_span_id,
-      spanType: r.span_type,
-      toolName: r.tool_name,
-      toolArguments: r.arguments,
-      output: r.output_probe,
-      outputTokens: Number(r.output_tokens),
-      status: r.status,
-      startNs: r.start_ns,
-    });
-    trace.spansIngestedAt = Math.max(trace.spansIngestedAt, Number(r.ingested_at));
-    costs.at(-1)!.push(r);
+    const last = byTrace.at(-1);
+    if (last?.[0]!.trace_id === r.trace_id) last.push(r);
+    else byTrace.push([r]);
   }
-  for (const [i, trace] of traces.entries()) trace.cost = traceCostOfSpans(costs[i]!);
-  return traces;
+  return byTrace.map((rows) => {
+    const startMs = Number(BigInt(rows[0]!.start_ns) / 1_000_000n);
+    return {
+      traceId: rows[0]!.trace_id,
+      spans: rows.map((r) => ({
+        spanId: r.span_id,
+        name: r.name,
+        parentSpanId: r.parent_span_id,
+        spanType: r.span_type,
+        toolName: r.tool_name,
+        toolArguments: r.arguments,
+        output: r.output_probe,
+        outputTokens: Number(r.output_tokens),
+        status: r.status,
+        startNs: r.start_ns,
+      })),
+      cost: traceCostOfSpans(rows),
+      spansIngestedAt: rows.reduce((newest, r) => Math.max(newest, Number(r.ingested_at)), 0),
+      startHourMs: startMs - (startMs % HOUR_MS),
+    };
+  });
 }
-
-const HOUR_MS = 3_600_000;
 
 interface StepRow {
   trace_id: string;
