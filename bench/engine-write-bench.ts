@@ -10,13 +10,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { storageSettings } from '@aos/config';
-import { loadPriceTable, spanRowsFromExport, type SpanRow } from '@aos/domain';
-import { decodeProtobufExport } from '@aos/otlp';
+import type { SpanRow } from '@aos/domain';
 import { SPAN_COLUMNS, encodeSpanRows, encodeSpanRowsRowBinary, migrate, openStorage, type RowFormat, type Storage } from '@aos/storage';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import { fileInsertSql, insertFileDirectory, tableStructure } from '../packages/storage/src/client/embedded-file-insert.ts';
 import { rowInsertSettings } from '../packages/storage/src/client/row-insert-settings.ts';
-import { agentRequest } from './agent-spans.ts';
+import { cpuNow, median, realisticRows } from './engine-rows.ts';
 import { encodeSpanRowsCsv } from './csv-rows.ts';
 import { SPANS_VIEWS, codecAlters, tableVariants } from './engine-table-variants.ts';
 import { encodeSpanRowsTsv } from './tsv-rows.ts';
@@ -62,22 +61,6 @@ interface Sample {
   cpuMicrosPerRow: number;
   mergeCpuMicrosPerRow: number;
   mergeSeconds: number;
-}
-
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function realisticRows(): SpanRow[] {
-  const prices = loadPriceTable();
-  const rows: SpanRow[] = [];
-  for (let i = 0; i < REQUESTS; i++) {
-    const decoded = decodeProtobufExport(agentRequest(1000, 900_000 + i).body);
-    rows.push(...spanRowsFromExport(decoded, { projectId: 'engine', receivedAtMs: Date.now(), prices, maxValueBytes: 262_144 }));
-  }
-  return rows;
 }
 
 function blocksOf(rows: readonly SpanRow[], size: number, encode: (rows: readonly SpanRow[]) => Block): Block[] {
@@ -238,7 +221,7 @@ async function main() {
     const engine: RawEngine = { raw, insertDirectory: insertFileDirectory(path.join(dataDir, 'clickhouse'), dataDir) };
     const [{ d: database }] = (await (await storage.client.query({ query: 'SELECT currentDatabase() AS d', format: 'JSONEachRow' })).json<{ d: string }>()) as [{ d: string }];
     await raw.chdb.queryAsync(`USE ${database}`);
-    const rows = realisticRows();
+    const rows = realisticRows(REQUESTS, 900_000);
     console.log(`rows: ${rows.length} realistic span rows (${REQUESTS} requests of 1000), ${ROUNDS} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
     console.log('\nencode (JS, in our process, to UTF-8 bytes) | CPU µs/row | bytes/row');

@@ -13,7 +13,7 @@ import { agentRequest } from './agent-spans.ts';
 import { ackFigures, endToEnd, startSender, type Target } from './ingest-phases.ts';
 import { printCpuBreakdown, startCpuBreakdown } from './cpu-breakdown.ts';
 import { holdRate, searchHeldRate } from './held-rate.ts';
-import { memoryComposition } from './service-probe.ts';
+import { trackPeakRss } from './service-probe.ts';
 import { mixedPhase } from './mixed-phase.ts';
 import { describePhase, pacedPhase } from './paced-phase.ts';
 import { runSplitBench } from './split-bench.ts';
@@ -96,16 +96,10 @@ async function main() {
   if (Object.keys(SERVICE_ENV).length > 0) console.log(`service settings: ${JSON.stringify(SERVICE_ENV)}`);
   const key = service.createdKey!.secret;
   const http: Target = { transport: 'http', url: service.url, grpcAddress: service.grpcAddress!, key };
-  let peakRss = 0;
-  // The composition is taken at each new peak, so the figure printed is the peak's own.
-  let peakComposition = '';
-  const sampler = setInterval(() => {
-    const rss = process.memoryUsage.rss();
-    if (rss <= peakRss) return;
-    peakRss = rss;
-    void memoryComposition(service).then((c) => (peakComposition = c), () => {});
-  }, 1000);
-  const printPeak = () => console.log(`peak RSS (service process): ${(peakRss / 2 ** 20).toFixed(0)} MiB; at the peak: ${peakComposition}`);
+  // The service's phases and the bench's own bare inserts (rows it builds and writes into
+  // the engine itself, in this process) each get a peak of their own.
+  const servicePeak = trackPeakRss(service);
+  const printPeak = () => console.log(`peak RSS of the service's phases (service process): ${servicePeak.describe()}`);
   try {
     const senders = Array.from({ length: SENDERS }, (_, i) => startSender(i, POOL_REQUESTS));
     const pools = await Promise.all(senders.map((s) => s.ready));
@@ -170,7 +164,10 @@ async function main() {
       }
     }
     for (const s of senders) s.child.kill();
+    printPeak();
+    servicePeak.stop();
 
+    const barePeak = trackPeakRss(service);
     const bare = await bareInsertRate(service.storage, 100);
     console.log(`bare insert of the same rows into the same engine: ${Math.round(bare)} rows/s`);
     // The engine's cost falls with rows per insert (docs/benchmarks.md, "Engine write"): the
@@ -179,9 +176,10 @@ async function main() {
     console.log(`bare insert in the writer's mean block (${writerBlock} rows/insert): ${Math.round(await bareInsertRate(service.storage, 100, writerBlock))} rows/s`);
     console.log(`the engine's parser alone (same rows into a Null table, 50,000-row blocks): ${Math.round(await bareInsertRate(service.storage, 100, 50_000, true))} rows/s`);
     console.log(`ratio end to end / bare insert: ${(e2eRate / bare * 100).toFixed(0)}%`);
-    printPeak();
+    console.log(`peak RSS during the bench's own bare inserts (not the service's work): ${barePeak.describe()}`);
+    barePeak.stop();
   } finally {
-    clearInterval(sampler);
+    servicePeak.stop();
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

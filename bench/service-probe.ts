@@ -108,6 +108,37 @@ export function rssThirds(samples: readonly Sample[]): { thirds: number[]; peak:
   };
 }
 
+/** The highest RSS seen since the tracker started (sampled once a second), with the memory's composition at that moment. */
+export interface PeakRss {
+  /** The peak so far in MiB and its composition, as one line. */
+  describe(): string;
+  stop(): void;
+}
+
+/**
+ * Tracks the process's peak RSS from now on. The composition is taken at each new peak, so
+ * the one described is the peak's own. The bench's own work in this process (the bare
+ * inserts it builds and writes itself) gets a tracker of its own, so the service's peak is
+ * not the bench's.
+ */
+export function trackPeakRss(service: AllInOne): PeakRss {
+  let peak = 0;
+  let composition = '';
+  const sample = () => {
+    const rss = process.memoryUsage.rss();
+    if (rss <= peak) return;
+    peak = rss;
+    void memoryComposition(service).then((c) => (composition = c), () => {});
+  };
+  sample();
+  // Unref'd: a bench that fails between start and stop still exits.
+  const timer = setInterval(sample, 1000).unref();
+  return {
+    describe: () => `${(peak / MiB).toFixed(0)} MiB; at the peak: ${composition}`,
+    stop: () => clearInterval(timer),
+  };
+}
+
 /**
  * Where the process's memory is now, in MiB: the main thread's JS heap, buffers outside the
  * heaps, what the embedded engine's memory tracker counts, and the rest of the RSS (the

@@ -202,6 +202,22 @@ describe('span rows as RowBinary', () => {
     expect(await count('')).toBe(first.length);
   });
 
+  it('writes an inserted block as a compact part, and a part of more than 128 MiB as a wide one (migration 0026)', async () => {
+    const partTypes = async (project: string) =>
+      query<{ part_type: string }>(
+        `SELECT DISTINCT part_type FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active AND name IN (SELECT DISTINCT _part FROM spans WHERE project_id = '${project}')`,
+      );
+    const rows = agentSpanRows(10, 200, 8);
+    const withInput = (project: string, count: number, input: string) => Array.from({ length: count }, (_, i) => ({ ...rows[i % rows.length]!, project_id: project, span_id: `s-${i}`, input }));
+    const megabyte = 'x'.repeat(1_000_000);
+    // 20 MB of column data: past the engine's default threshold (10 MiB, wide before 0026), under 128 MiB.
+    await storage.insertRows('spans', SPAN_COLUMNS, 'RowBinary', [encodeSpanRowsRowBinary(withInput('p-compact', 20, megabyte))]);
+    expect(await partTypes('p-compact')).toEqual([{ part_type: 'Compact' }]);
+    // 150 MB: past 128 MiB.
+    await storage.insertRows('spans', SPAN_COLUMNS, 'RowBinary', [encodeSpanRowsRowBinary(withInput('p-wide', 150, megabyte))]);
+    expect(await partTypes('p-wide')).toEqual([{ part_type: 'Wide' }]);
+  });
+
   it('has rows that end inside a row, or are not RowBinary at all, refused as the rows’ fault (parse)', async () => {
     const bytes = encodeSpanRowsRowBinary(agentSpanRows(1, 100, 5));
     for (const bad of [bytes.subarray(0, bytes.length - 5), Buffer.from(encodeSpanRows(agentSpanRows(1, 100, 5)))]) {
