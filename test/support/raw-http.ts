@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { Agent, fetch } from 'undici';
 
 /** What a raw client saw: the answer (if any), when it came, and when the server closed the connection. */
 export interface RawAnswer {
@@ -59,7 +60,7 @@ export function stalledHeaders(url: string, pathname: string): Promise<{ text: s
 
 export interface StreamedAnswer {
   status: number;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   /** The answer's body, parsed as JSON. */
   body: unknown;
   /** Body bytes fetch had pulled from the stream when the answer came (its buffers included). */
@@ -70,6 +71,12 @@ export interface StreamedAnswer {
  * POSTs `totalBytes` of blanks through fetch from a stream pulled 1 MiB at a time, declared
  * with Content-Length or chunked, as an API client would send a large body: fetch reads an
  * answer that comes while it is still sending, and stops sending then.
+ *
+ * Each call has a connection of its own: undici's fetch (what Node's fetch is built on)
+ * with an Agent of its own, destroyed once the answer is read. After a 413 to a body still
+ * arriving, the server drains that connection for up to 500 ms and then closes it
+ * (@hono/node-server). With one shared pool, fetch could hand that connection to the next
+ * call, which then failed with "other side closed" (seen once in a loaded fresh-clone run).
  */
 export async function streamedPost(url: string, headers: Record<string, string>, totalBytes: number, framing: 'content-length' | 'chunked'): Promise<StreamedAnswer> {
   let pulledBytes = 0;
@@ -82,7 +89,12 @@ export async function streamedPost(url: string, headers: Record<string, string>,
     },
   });
   const declared = framing === 'content-length' ? { 'content-length': String(totalBytes) } : {};
-  const res = await fetch(url, { method: 'POST', body, duplex: 'half', headers: { ...headers, ...declared } } as RequestInit);
-  const answered = pulledBytes;
-  return { status: res.status, headers: res.headers, body: await res.json(), pulledBytes: answered };
+  const connection = new Agent();
+  try {
+    const res = await fetch(url, { method: 'POST', body, duplex: 'half', headers: { ...headers, ...declared }, dispatcher: connection });
+    const answered = pulledBytes;
+    return { status: res.status, headers: res.headers, body: await res.json(), pulledBytes: answered };
+  } finally {
+    await connection.destroy();
+  }
 }
