@@ -33,7 +33,6 @@ const VARIANTS: Variant[] = [
   { name: 'compact parts up to 1 GiB', alter: [`MODIFY SETTING min_bytes_for_wide_part = ${1024 * MiB}`] },
 ];
 
-
 async function run(storage: Storage, sql: string): Promise<void> {
   await storage.client.command({ query: sql });
 }
@@ -71,6 +70,12 @@ async function peakWhile(storage: Storage, probe: string, statement: () => Promi
   return peak;
 }
 
+/** The formats of the table's active parts, joined by '+' (Compact, Wide). */
+async function partTypes(storage: Storage, table: string): Promise<string> {
+  const [r] = await rowsOf<{ t: string }>(storage, `SELECT arrayStringConcat(groupUniqArray(part_type), '+') AS t FROM system.parts WHERE database = currentDatabase() AND table = '${table}' AND active`);
+  return r?.t ?? '';
+}
+
 interface Sample {
   insertPeak: number;
   insertCpu: number;
@@ -89,13 +94,12 @@ async function writeOnce(storage: Storage, table: string, blocks: readonly Buffe
     insertPeak = Math.max(insertPeak, peak);
   }
   const insertCpu = (cpuNow() - cpu0) / rows;
-  const [types] = await rowsOf<{ t: string }>(storage, `SELECT arrayStringConcat(groupUniqArray(part_type), '+') AS t FROM system.parts WHERE database = currentDatabase() AND table = '${table}' AND active`);
+  const inserted = await partTypes(storage, table);
   await run(storage, `SYSTEM START MERGES ${table}`);
   const cpu1 = cpuNow();
   const mergePeak = await peakWhile(storage, mergeProbe(table), () => run(storage, `OPTIMIZE TABLE ${table} FINAL`));
   const mergeCpu = (cpuNow() - cpu1) / rows;
-  const [merged] = await rowsOf<{ t: string }>(storage, `SELECT arrayStringConcat(groupUniqArray(part_type), '+') AS t FROM system.parts WHERE database = currentDatabase() AND table = '${table}' AND active`);
-  return { insertPeak, insertCpu, mergePeak, mergeCpu, partTypes: `${types?.t} -> ${merged?.t}` };
+  return { insertPeak, insertCpu, mergePeak, mergeCpu, partTypes: `${inserted} -> ${await partTypes(storage, table)}` };
 }
 
 async function main() {
