@@ -80,10 +80,11 @@ async function flagsBehind(service: AllInOne): Promise<string> {
 function sessionsBusy(service: AllInOne): () => string {
   const clock = service.storage.statements;
   if (!clock) return () => 'no session clocks (ClickHouse server)';
-  const [t0, read0, write0] = [performance.now(), clock.readRunMs(), clock.writeRunMs()];
+  const t0 = performance.now();
+  const [read0, background0, write0] = [clock.runMs('read'), clock.runMs('read', 'background'), clock.runMs('write')];
   return () => {
     const share = (ms: number) => `${((ms / (performance.now() - t0)) * 100).toFixed(0)} %`;
-    return `engine sessions busy: read ${share(clock.readRunMs() - read0)}, write ${share(clock.writeRunMs() - write0)}`;
+    return `engine sessions busy: read ${share(clock.runMs('read') - read0)} (background work ${share(clock.runMs('read', 'background') - background0)}), write ${share(clock.runMs('write') - write0)}`;
   };
 }
 

@@ -50,18 +50,74 @@ describe('the embedded engine sessions', () => {
     // Rows written on the write session are there for the read session as soon as the insert answered.
     expect(await countRows()).toBe(30_001);
     // The writes' engine time: the holding insert's 1.5 s at least.
-    expect(storage.statements!.writeRunMs()).toBeGreaterThanOrEqual(1_500);
+    expect(storage.statements!.runMs('write')).toBeGreaterThanOrEqual(1_500);
     // A read runs on the read session's clock only.
-    const [readBefore, writeBefore] = [storage.statements!.readRunMs(), storage.statements!.writeRunMs()];
+    const [readBefore, writeBefore] = [storage.statements!.runMs('read'), storage.statements!.runMs('write')];
     await (await storage.client.query({ query: 'SELECT sleep(0.5)', format: 'JSONEachRow' })).json();
-    expect(storage.statements!.readRunMs() - readBefore).toBeGreaterThanOrEqual(500);
-    expect(storage.statements!.writeRunMs()).toBe(writeBefore);
+    expect(storage.statements!.runMs('read') - readBefore).toBeGreaterThanOrEqual(500);
+    expect(storage.statements!.runMs('write')).toBe(writeBefore);
   });
 
-  it('holds the session settings on the read session too', async () => {
+  it("puts a request's read before the background reads waiting, and writes through the background storage on the write session", async () => {
+    const clock = storage.statements!;
+    const background = storage.background!;
+    const done: string[] = [];
+    const backgroundBefore = clock.runMs('read', 'background');
+    // A request's read holding the read session, then a background read and a request's read asking, in that order.
+    const holding = finish(done, 'holding', storage.client.query({ query: 'SELECT sleep(0.5)', format: 'JSONEachRow' }).then((r) => r.json()));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const passed = finish(done, 'background', background.client.query({ query: 'SELECT sleep(0.2)', format: 'JSONEachRow' }).then((r) => r.json()));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const read = finish(done, 'read', countRows());
+    await Promise.all([holding, passed, read]);
+    // In a first-come line the background read would have gone second.
+    expect(done).toEqual(['holding', 'read', 'background']);
+    expect(clock.runMs('read', 'background') - backgroundBefore).toBeGreaterThanOrEqual(200);
+    // The background storage's writes go to the write session, and its reads see them at once.
+    const writeBefore = clock.runMs('write');
+    await background.client.command({ query: 'INSERT INTO session_rows SELECT 900000 + number, toString(sleepEachRow(0.2)) FROM numbers(1)' });
+    expect(clock.runMs('write') - writeBefore).toBeGreaterThanOrEqual(200);
+    const [row] = await (await background.client.query({ query: 'SELECT count() AS c FROM session_rows WHERE n >= 900000', format: 'JSONEachRow' })).json<{ c: string }>();
+    expect(row).toEqual({ c: '1' });
+  });
+
+  it('holds the session settings for the background storage too', async () => {
     // USE and SET are remembered per session: a read would otherwise miss the database and print numbers unquoted.
-    const [row] = await (await storage.client.query({ query: 'SELECT currentDatabase() AS db, toUInt64(7) AS n', format: 'JSONEachRow' })).json<{ db: string; n: unknown }>();
-    expect(row).toEqual({ db: storageSettingsForTest(dir).database, n: '7' });
+    for (const { client } of [storage, storage.background!]) {
+      const [row] = await (await client.query({ query: 'SELECT currentDatabase() AS db, toUInt64(7) AS n', format: 'JSONEachRow' })).json<{ db: string; n: unknown }>();
+      expect(row).toEqual({ db: storageSettingsForTest(dir).database, n: '7' });
+    }
+  });
+
+  it('runs background statements after the requests waiting, a grace after the last request, or once passed over too long', async () => {
+    const line = createStatementLine({ graceMs: 150, maxWaitMs: 600 });
+    const done: string[] = [];
+    const run = (label: string, seconds: number, priority: 'request' | 'background') => finish(done, label, line.run(() => raw.chdb.queryAsync(`SELECT sleep(${seconds})`), { priority }));
+    const holding = run('r0', 0.2, 'request');
+    const b1 = run('b1', 0.05, 'background');
+    const r1 = run('r1', 0.05, 'request');
+    await Promise.all([holding, r1]);
+    // r1 ended a moment ago: b1 waits out the grace, and a request asking within it goes first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await run('r2', 0.05, 'request');
+    await b1;
+    expect(done).toEqual(['r0', 'r1', 'r2', 'b1']);
+    // Requests asking back to back, each as the last ends, for 1.5 s: the background statement goes after 600 ms of them.
+    done.length = 0;
+    const until = performance.now() + 1_500;
+    const chain = (async () => {
+      for (let i = 0; performance.now() < until; i++) await run(`r${i}`, 0.1, 'request');
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const asked = performance.now();
+    let ranAfter = 0;
+    const b2 = finish(done, 'b2', line.run(() => ((ranAfter = performance.now() - asked), raw.chdb.queryAsync('SELECT 1')), { priority: 'background' }));
+    await Promise.all([chain, b2]);
+    expect(ranAfter).toBeGreaterThanOrEqual(550);
+    expect(done.indexOf('b2')).toBeLessThan(done.length - 2);
+    // The clocks by priority add up to the line's.
+    expect(line.runMs('request') + line.runMs('background')).toBeCloseTo(line.runMs(), 6);
+    expect(line.runMs('background')).toBeGreaterThan(40);
   });
 
   it('runs a line one statement at a time, in the order asked for', async () => {
@@ -91,7 +147,7 @@ describe('the embedded engine sessions', () => {
     const read = line.run(async () => {
       ran = true;
       return raw.chdb.queryAsync('SELECT 1');
-    }, abort.signal);
+    }, { signal: abort.signal });
     abort.abort(new Error('client gone'));
     await expect(read).rejects.toThrow('client gone');
     await holding;

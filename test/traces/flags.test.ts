@@ -138,6 +138,12 @@ afterAll(async () => {
 });
 
 describe('trace flags', () => {
+  it("judges traces as the engine's background work, behind the requests' reads", async () => {
+    await expectFlagged('flag=loop', [LOOP]);
+    // Only the writer's background work reads with that priority: the flags pass ran its searches and reads so.
+    expect(svc.service.storage.statements!.runMs('read', 'background')).toBeGreaterThan(0);
+  });
+
   it('flags each crafted trace once it goes quiet', async () => {
     await expectFlagged('flag=duplicate_tools', [DUPLICATE]);
     await expectFlagged('flag=loop', [LOOP]);

@@ -52,6 +52,9 @@ const MAINTENANCE_CONCURRENCY = 1;
 export function startWriter(deps: WriterDeps): Writer {
   const { settings, storage, redisUrl, prefix, logger } = deps;
   const common = { storage, redisUrl, prefix, logger, metrics: deps.metrics, lockDurationMs: settings.lockDurationMs };
+  // Work no request or ack waits on reads on the engine's background session (an embedded
+  // engine's; a server's storage is itself): a request's read never queues behind it.
+  const background = { ...common, storage: storage.background ?? storage };
 
   // Spans and their GenAI event log records meet here, whichever queue brings them first.
   const join = createSpanLogJoin({ storage, maxValueBytes: settings.maxAttributeBytes });
@@ -62,18 +65,18 @@ export function startWriter(deps: WriterDeps): Writer {
   // METRIC_POINT_QUEUE: GenAI metric points, stored as sent (WRITER_CONCURRENCY).
   const metricPoints = startMetricPointProcessor({ ...common, concurrency: settings.concurrency });
   // EVALUATION_QUEUE: automatic evaluator runs and backfill chunks.
-  const evaluations = startEvaluationProcessor({ ...common, settings: deps.evaluatorSettings, concurrency: deps.evaluatorSettings.workerConcurrency });
+  const evaluations = startEvaluationProcessor({ ...background, settings: deps.evaluatorSettings, concurrency: deps.evaluatorSettings.workerConcurrency });
   // MAINTENANCE_QUEUE: periodic passes over stored spans.
   const costStats = createCostStatsCache();
   const dueCursor = createDueCursor();
   const maintenance = startMaintenanceProcessor({
-    ...common,
+    ...background,
     concurrency: MAINTENANCE_CONCURRENCY,
     passes: {
       [TRACE_FLAGS_JOB]: {
         everyMs: settings.traceFlagsIntervalMs,
         run: async () => {
-          const result = await runTraceFlagsPass(storage, {
+          const result = await runTraceFlagsPass(background.storage, {
             rules: settings.traceFlagRules,
             quietMs: settings.traceQuietMs,
             costStats,
@@ -89,21 +92,21 @@ export function startWriter(deps: WriterDeps): Writer {
       [TRACE_ROLLUPS_JOB]: {
         everyMs: settings.traceRollupIntervalMs,
         run: async () => {
-          const result = await runTraceRollupPass(storage, { quietMs: settings.traceRollupQuietMs });
+          const result = await runTraceRollupPass(background.storage, { quietMs: settings.traceRollupQuietMs });
           deps.metrics.maintenanceDue.set({ pass: 'trace_rollups' }, result.due);
           return result;
         },
       },
       [RETENTION_JOB]: {
         everyMs: deps.retentionSettings.intervalMs,
-        run: () => runRetentionPass(storage, { defaultDays: deps.retentionSettings.defaultDays }),
+        run: () => runRetentionPass(background.storage, { defaultDays: deps.retentionSettings.defaultDays }),
       },
     },
   });
   // MONITOR_QUEUE: scheduled monitor evaluations, which queue webhook deliveries.
-  const monitors = startMonitorProcessor({ ...common, settings: deps.monitorSettings, concurrency: MONITOR_CONCURRENCY });
+  const monitors = startMonitorProcessor({ ...background, settings: deps.monitorSettings, concurrency: MONITOR_CONCURRENCY });
   // WEBHOOK_QUEUE: signed deliveries of monitor state changes.
-  const webhooks = startWebhookProcessor({ ...common, settings: deps.monitorSettings, concurrency: WEBHOOK_CONCURRENCY });
+  const webhooks = startWebhookProcessor({ ...background, settings: deps.monitorSettings, concurrency: WEBHOOK_CONCURRENCY });
   const queueGauges = startQueueGauges({ ...common, settings, monitorSettings: deps.monitorSettings });
 
   return {

@@ -65,7 +65,7 @@ export function startSpanBatchProcessor(deps: SpanBatchProcessorDeps): SpanBatch
     isolates: (err) => !writeFailureWaits(err),
     // Only the embedded engine makes reads wait for inserts (a server runs them side by side),
     // and its gate tells an insert's engine time apart from its wait for reads to go first.
-    insertTime: deps.storage.statements && { maxMs: settings.batchMaxInsertMs, engineClock: () => deps.storage.statements!.writeRunMs() },
+    insertTime: deps.storage.statements && { maxMs: settings.batchMaxInsertMs, engineClock: () => deps.storage.statements!.runMs('write') },
   });
   const registerDeployments = deploymentRegistry(deps);
   // Both ways of running the workers do a job's storage work here.

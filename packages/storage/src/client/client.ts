@@ -48,10 +48,19 @@ export interface Storage {
   /** DURABILITY: with `strict`, the embedded engine fsyncs every part it writes (see migrate). */
   readonly durability: StorageSettings['durability'];
   /**
-   * The embedded engine's clock of write time (engine-sessions.ts): how long writes hold
-   * its write session. A server has none: it runs statements side by side.
+   * The embedded engine's clocks of its sessions (engine-sessions.ts): how long statements
+   * held each, the writes' read by the writer's block sizes. A server has none: it runs
+   * statements side by side.
    */
   readonly statements?: EngineClock;
+  /**
+   * This storage for work no request waits on (the writer's passes over stored spans,
+   * monitors, evaluations): on the embedded engine its reads wait in the read session's
+   * line while requests' reads come (engine-sessions.ts), so a request's read waits at most
+   * for the one running. Absent on a server, which runs statements side by side: the
+   * storage itself serves. Closing the storage closes it.
+   */
+  readonly background?: Storage;
   /**
    * Inserts pre-encoded rows (one text in `format`, or its bytes in parts that follow
    * each other) through the fastest path each engine has; `name` goes to a server as the
@@ -82,21 +91,21 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     );
   }
   // chdb implements the same Connection contract against its own copy of client-common's types.
-  const client = createClient({
-    connection: routedConnection(sessions) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
-  });
+  type Connection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
+  const client = createClient({ connection: routedConnection(sessions, 'request', true) as unknown as Connection });
+  const backgroundClient = createClient({ connection: routedConnection(sessions, 'background', false) as unknown as Connection });
   // Each session is one connection, so USE and SET stick for every later statement on it.
   // Settings given to the client instead are sent as SET statements ahead of each query:
   // three more statements per query, about a millisecond.
   await client.command({ query: createDatabaseSql(settings.database, undefined) });
-  await sessions.onBoth(`USE ${settings.database}`);
-  for (const statement of embeddedSessionSql()) await sessions.onBoth(statement);
+  await sessions.onEvery(`USE ${settings.database}`);
+  for (const statement of embeddedSessionSql()) await sessions.onEvery(statement);
   // Rows reach the engine through a file, not chDB's raw insert (see embedded-file-insert.ts).
   const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) =>
     sessions.run(statementKind(sql), (session) => session.chdb.queryAsync(sql, { format })),
   );
   const priority = lowerEngineThreadPriority(settings.engineThreadsNice);
-  return {
+  const storage: Storage = {
     client,
     engine: 'embedded',
     cluster: undefined,
@@ -107,9 +116,10 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
     close: () => {
       priority.stop();
       fileInserts.close();
-      return client.close();
+      return Promise.all([backgroundClient.close(), client.close()]).then(() => undefined);
     },
   };
+  return { ...storage, background: { ...storage, client: backgroundClient, close: storage.close } };
 }
 
 /**

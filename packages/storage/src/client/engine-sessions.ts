@@ -13,109 +13,154 @@ import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
  * for the insert that was running. So reads go to one session and writes to another: a
  * read never waits for an insert, only for the CPU they share.
  *
- * Each session keeps a line of its own (one statement at a time, first come first
- * served), so statements run in the order they were asked for rather than the order their
- * threads happen to reach the lock, and the write line's clock tells how long writes
- * actually ran, without the time they waited for their turn.
+ * Each session keeps a line of its own (one statement at a time), so statements run in
+ * the order the line gives rather than the order their threads happen to reach the lock,
+ * and the write line's clock tells how long writes actually ran, without the time they
+ * waited for their turn. On the read session, requests' reads go first: background reads
+ * (the writer's passes, monitors, evaluations: Storage.background) wait while a request's
+ * read waits or has just ended (createStatementLine). A session of their own was tried
+ * and made requests' reads slower: the background reads then ran beside them on the same
+ * two cores (docs/benchmarks.md, "Background reads").
  */
 export type StatementKind = 'read' | 'write';
+
+/** The engine's sessions: reads, and every other statement. */
+export type SessionName = StatementKind;
+export const SESSION_NAMES: readonly SessionName[] = ['read', 'write'];
+
+/** Whose statement it is: a request's (or an ack's), or work no one waits on. */
+export type StatementPriority = 'request' | 'background';
 
 /** What the sessions tell about themselves, for the writer's block sizes. */
 export interface EngineClock {
   /**
-   * Milliseconds the engine has spent running write statements since the sessions were
-   * opened: a clock that runs only while a write runs, so an insert's cost can be read
-   * without the time it waited for its turn.
+   * Milliseconds the engine has spent running statements on `session` since the sessions
+   * were opened (those of `priority` alone when given): a clock that runs only while a
+   * statement runs there, so an insert's cost can be read without the time it waited for
+   * its turn (the writer's block sizes read the write session's), and a bench tells
+   * waiting reads from slow ones.
    */
-  writeRunMs(): number;
-  /** The same clock for the read session: how long reads held it (a bench tells waiting reads from slow ones by it). */
-  readRunMs(): number;
+  runMs(session: SessionName, priority?: StatementPriority): number;
 }
 
 export interface EngineSessions extends EngineClock {
-  /** Runs `statement` on the session of its kind when its turn comes; a `signal` aborted while it waits takes it out of line. */
-  run<T>(kind: StatementKind, statement: (session: ChdbConnection) => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** Runs `sql` on both sessions: what a session remembers (USE, SET) must hold on each. */
-  onBoth(sql: string): Promise<void>;
+  /** Runs `statement` on `session` when the line gives it its turn; a `signal` aborted while it waits takes it out of line. */
+  run<T>(session: SessionName, statement: (session: ChdbConnection) => Promise<T>, opts?: { signal?: AbortSignal; priority?: StatementPriority }): Promise<T>;
+  /** Runs `sql` on every session: what a session remembers (USE, SET) must hold on each. */
+  onEvery(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Opens the read and the write session on the engine's data directory `dir`. */
+/** Opens the engine's sessions (SESSION_NAMES) on its data directory `dir`. */
 export function openEngineSessions(dir: string): EngineSessions {
-  const write = createChdbConnection({ path: dir });
-  let read: ChdbConnection;
+  const opened: ChdbConnection[] = [];
   try {
-    read = createChdbConnection({ path: dir });
+    for (const _ of SESSION_NAMES) opened.push(createChdbConnection({ path: dir }));
   } catch (err) {
-    void write.close();
+    for (const session of opened) void session.close();
     throw err;
   }
-  const lines = { read: createStatementLine(), write: createStatementLine() };
-  const sessions = { read, write };
+  const sessions = Object.fromEntries(SESSION_NAMES.map((name, i) => [name, { connection: opened[i]!, line: createStatementLine() }])) as Record<
+    SessionName,
+    { connection: ChdbConnection; line: StatementLine }
+  >;
   return {
-    run: (kind, statement, signal) => lines[kind].run(() => statement(sessions[kind]), signal),
-    async onBoth(sql) {
-      await Promise.all([write, read].map((session) => session.chdb.queryAsync(sql)));
+    run: (name, statement, opts) => sessions[name].line.run(() => statement(sessions[name].connection), opts),
+    async onEvery(sql) {
+      await Promise.all(opened.map((session) => session.chdb.queryAsync(sql)));
     },
-    writeRunMs: () => lines.write.runMs(),
-    readRunMs: () => lines.read.runMs(),
+    runMs: (name, priority) => sessions[name].line.runMs(priority),
     async close() {
-      await Promise.all([read.close(), write.close()]);
+      await Promise.all(opened.map((session) => session.close()));
     },
   };
 }
 
-/** One statement at a time, in the order asked for, with a clock of the time statements ran. */
+/**
+ * After a request's statement ends, background statements wait this long for the next
+ * one: a request of several statements (a list page: choose, then records) and a screen
+ * asking its reads one after another leave gaps of a millisecond or two between them.
+ */
+export const BACKGROUND_GRACE_MS = 50;
+/** A background statement passed over this long goes next whatever waits: requests asking without pause never stop the writer's passes. */
+export const BACKGROUND_MAX_WAIT_MS = 1_000;
+
+/** One statement at a time, requests' first, with a clock of the time statements ran. */
 export interface StatementLine {
-  run<T>(statement: () => Promise<T>, signal?: AbortSignal): Promise<T>;
-  runMs(): number;
+  run<T>(statement: () => Promise<T>, opts?: { signal?: AbortSignal; priority?: StatementPriority }): Promise<T>;
+  /** Milliseconds statements ran (those of `priority` alone when given). */
+  runMs(priority?: StatementPriority): number;
 }
 
-export function createStatementLine(): StatementLine {
+/**
+ * A line of statements: requests' statements in the order asked for; a background
+ * statement when no request's statement waits and none ended in the last `graceMs`, or
+ * once it has waited `maxWaitMs`. A running statement is never interrupted (chDB cannot).
+ */
+export function createStatementLine({ graceMs = BACKGROUND_GRACE_MS, maxWaitMs = BACKGROUND_MAX_WAIT_MS } = {}): StatementLine {
   const now = () => performance.now();
-  const waiting: Array<() => void> = [];
+  const waiting: Record<StatementPriority, Array<{ start: () => void; since: number }>> = { request: [], background: [] };
   let busy = false;
-  /** Run time of the statements that ended, and when the one running now started. */
-  let endedMs = 0;
-  let startedAt: number | undefined;
-  const clock = () => endedMs + (startedAt === undefined ? 0 : now() - startedAt);
+  /** Run time of the statements that ended, and the one running now: when it started and whose it is. */
+  const endedMs: Record<StatementPriority, number> = { request: 0, background: 0 };
+  let running: { since: number; priority: StatementPriority } | undefined;
+  let requestEndedAt = -Infinity;
+  let wake: NodeJS.Timeout | undefined;
+  const clock = (priority: StatementPriority) => endedMs[priority] + (running?.priority === priority ? now() - running.since : 0);
   const admitNext = () => {
     if (busy) return;
-    const start = waiting.shift();
-    if (!start) return;
+    clearTimeout(wake);
+    wake = undefined;
+    const [request] = waiting.request;
+    const [background] = waiting.background;
+    const next = request ?? background;
+    if (!next) return;
+    if (next === background) {
+      const dueAt = Math.min(requestEndedAt + graceMs, background.since + maxWaitMs);
+      if (now() < dueAt) {
+        wake = setTimeout(admitNext, dueAt - now());
+        return;
+      }
+    }
+    waiting[next === request ? 'request' : 'background'].shift();
     busy = true;
-    start();
+    next.start();
   };
   return {
-    run<T>(statement: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    run<T>(statement: () => Promise<T>, { signal, priority = 'request' }: { signal?: AbortSignal; priority?: StatementPriority } = {}): Promise<T> {
       signal?.throwIfAborted();
       return new Promise<T>((resolve, reject) => {
+        const queue = waiting[priority];
         const onAbort = () => {
-          const at = waiting.indexOf(start);
+          const at = queue.indexOf(entry);
           if (at < 0) return; // already running: the engine finishes it (chDB cannot interrupt one)
-          waiting.splice(at, 1);
+          queue.splice(at, 1);
           reject(signal!.reason);
         };
-        const start = () => {
-          signal?.removeEventListener('abort', onAbort);
-          startedAt = now();
-          // A statement that throws synchronously fails like one that rejects.
-          Promise.resolve()
-            .then(statement)
-            .then(resolve, reject)
-            .finally(() => {
-              endedMs = clock();
-              startedAt = undefined;
-              busy = false;
-              admitNext();
-            });
+        const entry = {
+          since: now(),
+          start: () => {
+            signal?.removeEventListener('abort', onAbort);
+            running = { since: now(), priority };
+            // A statement that throws synchronously fails like one that rejects.
+            Promise.resolve()
+              .then(statement)
+              .then(resolve, reject)
+              .finally(() => {
+                endedMs[priority] = clock(priority);
+                running = undefined;
+                if (priority === 'request') requestEndedAt = now();
+                busy = false;
+                admitNext();
+              });
+          },
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        waiting.push(start);
+        queue.push(entry);
         admitNext();
       });
     },
-    runMs: clock,
+    runMs: (priority) => (priority ? clock(priority) : clock('request') + clock('background')),
   };
 }
 

@@ -152,7 +152,7 @@ function receiver(path: string, summary: string, signal: Signal = TRACES): Opera
       403: refusal('Key without the ingest scope'),
       413: refusal('Body over INGEST_MAX_BODY_BYTES after decompression'),
       415: refusal('Another content type or encoding'),
-      503: otlp("The queue is full, ingest holds its in-flight budget, reads wait for the embedded engine's inserts, or Redis is unreachable: retry after Retry-After (google.rpc.Status)", rpcStatus, {
+      503: otlp("The queue is full or holds more than INGEST_MAX_QUEUE_SECONDS of the writers' pace, ingest holds its in-flight budget, or Redis is unreachable: retry after Retry-After (google.rpc.Status)", rpcStatus, {
         'Retry-After': { description: 'seconds (INGEST_RETRY_AFTER_SECONDS)', schema: { type: 'integer' } },
       }),
     },
