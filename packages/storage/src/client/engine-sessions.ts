@@ -16,11 +16,13 @@ import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
  * Each session keeps a line of its own (one statement at a time), so statements run in
  * the order the line gives rather than the order their threads happen to reach the lock,
  * and the write line's clock tells how long writes actually ran, without the time they
- * waited for their turn. On the read session, requests' reads go first: background reads
- * (the writer's passes, monitors, evaluations: Storage.background) wait while a request's
- * read waits or has just ended (createStatementLine). A session of their own was tried
- * and made requests' reads slower: the background reads then ran beside them on the same
- * two cores (docs/benchmarks.md, "Background reads").
+ * waited for their turn. On both lines requests' statements go first (the API's reads, and
+ * the writer's inserts, which acks wait on): the statements of work no one waits on (the
+ * writer's passes, monitors, evaluations: Storage.background) wait while a request's
+ * statement waits or has just ended (createStatementLine). A session of their own for
+ * background reads was tried and made requests' reads slower: the background reads then
+ * ran beside them on the same two cores (docs/benchmarks.md, "Background reads behind
+ * requests' reads").
  */
 export type StatementKind = 'read' | 'write';
 
