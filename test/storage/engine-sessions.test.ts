@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '@aos/storage';
-import { createStatementLine } from '../../packages/storage/src/client/engine-sessions.ts';
+import { StatementLineClosedError, createStatementLine } from '../../packages/storage/src/client/engine-sessions.ts';
 import { storageSettingsForTest } from '../support/storage.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'aos-sessions-'));
@@ -118,6 +118,19 @@ describe('the embedded engine sessions', () => {
     // The clocks by priority add up to the line's.
     expect(line.runMs('request') + line.runMs('background')).toBeCloseTo(line.runMs(), 6);
     expect(line.runMs('background')).toBeGreaterThan(40);
+  });
+
+  it('refuses the statements still waiting when the line closes, a background one in its grace too, and starts none of them', async () => {
+    const line = createStatementLine({ graceMs: 300, maxWaitMs: 1_000 });
+    await line.run(() => raw.chdb.queryAsync('SELECT 1'));
+    let started = 0;
+    const waiting = line.run(() => ((started += 1), raw.chdb.queryAsync('SELECT 1')), { priority: 'background' });
+    line.close();
+    await expect(waiting).rejects.toThrow(StatementLineClosedError);
+    await expect(line.run(() => ((started += 1), raw.chdb.queryAsync('SELECT 1')))).rejects.toThrow(StatementLineClosedError);
+    // Past the grace: the closed line's timer started nothing.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(started).toBe(0);
   });
 
   it('runs a line one statement at a time, in the order asked for', async () => {

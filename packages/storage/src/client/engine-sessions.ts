@@ -73,6 +73,9 @@ export function openEngineSessions(dir: string): EngineSessions {
     },
     runMs: (name, priority) => sessions[name].line.runMs(priority),
     async close() {
+      // No statement may start on a closed session (chDB crashes the process): those still
+      // waiting, a background one waiting out its grace among them, are refused first.
+      for (const { line } of Object.values(sessions)) line.close();
       await Promise.all(opened.map((session) => session.close()));
     },
   };
@@ -92,6 +95,16 @@ export interface StatementLine {
   run<T>(statement: () => Promise<T>, opts?: { signal?: AbortSignal; priority?: StatementPriority }): Promise<T>;
   /** Milliseconds statements ran (those of `priority` alone when given). */
   runMs(priority?: StatementPriority): number;
+  /** Refuses the statements still waiting and every later one; the one running ends as it will. */
+  close(): void;
+}
+
+/** What a statement asked of a closed line (or still waiting when it closed) fails with. */
+export class StatementLineClosedError extends Error {
+  constructor() {
+    super('the embedded engine is closing: the statement was not run');
+    this.name = 'StatementLineClosedError';
+  }
 }
 
 /**
@@ -101,8 +114,9 @@ export interface StatementLine {
  */
 export function createStatementLine({ graceMs = BACKGROUND_GRACE_MS, maxWaitMs = BACKGROUND_MAX_WAIT_MS } = {}): StatementLine {
   const now = () => performance.now();
-  const waiting: Record<StatementPriority, Array<{ start: () => void; since: number }>> = { request: [], background: [] };
+  const waiting: Record<StatementPriority, Array<{ start: () => void; refuse: () => void; since: number }>> = { request: [], background: [] };
   let busy = false;
+  let closed = false;
   /** Run time of the statements that ended, and the one running now: when it started and whose it is. */
   const endedMs: Record<StatementPriority, number> = { request: 0, background: 0 };
   let running: { since: number; priority: StatementPriority } | undefined;
@@ -131,6 +145,7 @@ export function createStatementLine({ graceMs = BACKGROUND_GRACE_MS, maxWaitMs =
   return {
     run<T>(statement: () => Promise<T>, { signal, priority = 'request' }: { signal?: AbortSignal; priority?: StatementPriority } = {}): Promise<T> {
       signal?.throwIfAborted();
+      if (closed) return Promise.reject(new StatementLineClosedError());
       return new Promise<T>((resolve, reject) => {
         const queue = waiting[priority];
         const onAbort = () => {
@@ -141,6 +156,10 @@ export function createStatementLine({ graceMs = BACKGROUND_GRACE_MS, maxWaitMs =
         };
         const entry = {
           since: now(),
+          refuse: () => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(new StatementLineClosedError());
+          },
           start: () => {
             signal?.removeEventListener('abort', onAbort);
             running = { since: now(), priority };
@@ -163,6 +182,12 @@ export function createStatementLine({ graceMs = BACKGROUND_GRACE_MS, maxWaitMs =
       });
     },
     runMs: (priority) => (priority ? clock(priority) : clock('request') + clock('background')),
+    close() {
+      closed = true;
+      clearTimeout(wake);
+      wake = undefined;
+      for (const queue of Object.values(waiting)) for (const entry of queue.splice(0)) entry.refuse();
+    },
   };
 }
 
