@@ -5,7 +5,7 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHous
 import type { StorageSettings } from '@aos/config';
 import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
-import { openEngineSessions, statementKind, type EngineClock, type EngineSessions } from './engine-sessions.ts';
+import { StatementLineClosedError, openEngineSessions, statementKind, type EngineClock, type EngineSessions } from './engine-sessions.ts';
 import { routedConnection } from './routed-connection.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { rowInsertSettings } from './row-insert-settings.ts';
@@ -217,7 +217,8 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
  * which an operator fixes without the data changing.
  */
 export function isStorageUnavailable(err: unknown): boolean {
-  if (err instanceof StorageUnavailableError) return true;
+  // A statement asked of the embedded engine's closed sessions is answered as the closed connection was.
+  if (err instanceof StorageUnavailableError || err instanceof StatementLineClosedError) return true;
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code;
   if (code && UNAVAILABLE_CODES.has(code)) return true;
