@@ -52,8 +52,8 @@ const MAINTENANCE_CONCURRENCY = 1;
 export function startWriter(deps: WriterDeps): Writer {
   const { settings, storage, redisUrl, prefix, logger } = deps;
   const common = { storage, redisUrl, prefix, logger, metrics: deps.metrics, lockDurationMs: settings.lockDurationMs };
-  // Work no request or ack waits on reads on the engine's background session (an embedded
-  // engine's; a server's storage is itself): a request's read never queues behind it.
+  // Work no request or ack waits on goes through the background storage: on the embedded
+  // engine its statements yield to requests' and to the span inserts (a server's is itself).
   const background = { ...common, storage: storage.background ?? storage };
 
   // Spans and their GenAI event log records meet here, whichever queue brings them first.

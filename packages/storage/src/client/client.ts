@@ -98,8 +98,8 @@ async function openEmbedded(settings: StorageSettings): Promise<Storage> {
   // Settings given to the client instead are sent as SET statements ahead of each query:
   // three more statements per query, about a millisecond.
   await client.command({ query: createDatabaseSql(settings.database, undefined) });
-  await sessions.onEvery(`USE ${settings.database}`);
-  for (const statement of embeddedSessionSql()) await sessions.onEvery(statement);
+  await sessions.onBoth(`USE ${settings.database}`);
+  for (const statement of embeddedSessionSql()) await sessions.onBoth(statement);
   // Rows reach the engine through a file, not chDB's raw insert (see embedded-file-insert.ts).
   const fileInserts = openFileInserts(dir, settings.dataDir, (sql, format) =>
     sessions.run(statementKind(sql), (session) => session.chdb.queryAsync(sql, { format })),

@@ -26,10 +26,6 @@ import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
  */
 export type StatementKind = 'read' | 'write';
 
-/** The engine's sessions: reads, and every other statement. */
-export type SessionName = StatementKind;
-export const SESSION_NAMES: readonly SessionName[] = ['read', 'write'];
-
 /** Whose statement it is: a request's (or an ack's), or work no one waits on. */
 export type StatementPriority = 'request' | 'background';
 
@@ -42,41 +38,41 @@ export interface EngineClock {
    * its turn (the writer's block sizes read the write session's), and a bench tells
    * waiting reads from slow ones.
    */
-  runMs(session: SessionName, priority?: StatementPriority): number;
+  runMs(session: StatementKind, priority?: StatementPriority): number;
 }
 
 export interface EngineSessions extends EngineClock {
   /** Runs `statement` on `session` when the line gives it its turn; a `signal` aborted while it waits takes it out of line. */
-  run<T>(session: SessionName, statement: (session: ChdbConnection) => Promise<T>, opts?: { signal?: AbortSignal; priority?: StatementPriority }): Promise<T>;
-  /** Runs `sql` on every session: what a session remembers (USE, SET) must hold on each. */
-  onEvery(sql: string): Promise<void>;
+  run<T>(session: StatementKind, statement: (session: ChdbConnection) => Promise<T>, opts?: { signal?: AbortSignal; priority?: StatementPriority }): Promise<T>;
+  /** Runs `sql` on both sessions: what a session remembers (USE, SET) must hold on each. */
+  onBoth(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Opens the engine's sessions (SESSION_NAMES) on its data directory `dir`. */
+/** Opens the read and the write session on the engine's data directory `dir`. */
 export function openEngineSessions(dir: string): EngineSessions {
-  const opened: ChdbConnection[] = [];
+  const write = createChdbConnection({ path: dir });
+  let read: ChdbConnection;
   try {
-    for (const _ of SESSION_NAMES) opened.push(createChdbConnection({ path: dir }));
+    read = createChdbConnection({ path: dir });
   } catch (err) {
-    for (const session of opened) void session.close();
+    void write.close();
     throw err;
   }
-  const sessions = Object.fromEntries(SESSION_NAMES.map((name, i) => [name, { connection: opened[i]!, line: createStatementLine() }])) as Record<
-    SessionName,
-    { connection: ChdbConnection; line: StatementLine }
-  >;
+  const lines = { read: createStatementLine(), write: createStatementLine() };
+  const sessions = { read, write };
   return {
-    run: (name, statement, opts) => sessions[name].line.run(() => statement(sessions[name].connection), opts),
-    async onEvery(sql) {
-      await Promise.all(opened.map((session) => session.chdb.queryAsync(sql)));
+    run: (kind, statement, opts) => lines[kind].run(() => statement(sessions[kind]), opts),
+    async onBoth(sql) {
+      await Promise.all([write, read].map((session) => session.chdb.queryAsync(sql)));
     },
-    runMs: (name, priority) => sessions[name].line.runMs(priority),
+    runMs: (kind, priority) => lines[kind].runMs(priority),
     async close() {
       // No statement may start on a closed session (chDB crashes the process): those still
       // waiting, a background one waiting out its grace among them, are refused first.
-      for (const { line } of Object.values(sessions)) line.close();
-      await Promise.all(opened.map((session) => session.close()));
+      lines.read.close();
+      lines.write.close();
+      await Promise.all([read.close(), write.close()]);
     },
   };
 }
