@@ -95,19 +95,28 @@ describe('request bodies of the API', () => {
     for (const pathname of ['/api/v1/trace-scores', '/api/v1/trace-masking/test']) {
       for (const size of [10 * MiB, 64 * MiB, 200 * MiB]) {
         for (const framing of ['content-length', 'chunked'] as const) {
-          resetPeak();
-          const before = memory().rss;
-          const answer = await streamedPost(`${child.url}${pathname}`, jsonHeaders(), size, framing);
-          const grown = memory().peak - before;
-          const what = `${pathname}, ${size / MiB} MiB, ${framing}: ${(answer.pulledBytes / MiB).toFixed(1)} MiB sent, peak RSS +${(grown / MiB).toFixed(1)} MiB`;
-          expectRefusal(answer, API_LIMIT);
-          if (size < 64 * MiB) continue;
-          // Sent: what the server read before it refused (at most the limit, 4 MiB), what it
-          // dropped until fetch stopped sending, and what the client's and the kernel's buffers
-          // held when the answer came; never the rest.
+          // The service's peak also moves with what it does meanwhile (the engine's own
+          // threads, a collection): a body taken in would grow it by its size on every try,
+          // that noise not, so the least growth of up to three tries is the body's.
+          const tries: string[] = [];
+          let least = Infinity;
+          for (let attempt = 0; attempt < 3 && least >= size / 2; attempt++) {
+            resetPeak();
+            const before = memory().rss;
+            const answer = await streamedPost(`${child.url}${pathname}`, jsonHeaders(), size, framing);
+            const grown = memory().peak - before;
+            tries.push(`${(answer.pulledBytes / MiB).toFixed(1)} MiB sent, peak RSS +${(grown / MiB).toFixed(1)} MiB`);
+            const what = `${pathname}, ${size / MiB} MiB, ${framing}: ${tries.at(-1)}`;
+            expectRefusal(answer, API_LIMIT);
+            if (size < 64 * MiB) break;
+            // Sent: what the server read before it refused (at most the limit, 4 MiB), what it
+            // dropped until fetch stopped sending, and what the client's and the kernel's buffers
+            // held when the answer came; never the rest.
+            expect(answer.pulledBytes, what).toBeLessThan(size / 2);
+            least = Math.min(least, grown);
+          }
           // Read and parsed whole, a body would have cost its size at least twice over.
-          expect(answer.pulledBytes, what).toBeLessThan(size / 2);
-          expect(grown, what).toBeLessThan(size / 2);
+          if (size >= 64 * MiB) expect(least, `${pathname}, ${size / MiB} MiB, ${framing}: ${tries.join('; ')}`).toBeLessThan(size / 2);
         }
       }
     }
