@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { Profiler } from 'node:inspector';
-import { childProcesses, cpuSeconds, threadCpu, trackThreadCpu } from './proc-cpu.ts';
+import { childProcesses, cpuSeconds, threadCpu, trackThreadCpu, waitedChildrenCpuSeconds } from './proc-cpu.ts';
 import { isWaiting, jsRoleOf, stageOfFrame, stageOfNativeThread, STAGES, type Stage } from './cpu-stages.ts';
 import { startJsThreadProfiles, type JsThreadProfile } from './js-thread-profiles.ts';
 
@@ -45,7 +45,8 @@ export async function startCpuBreakdown(opts: { senderPids: number[]; profileDir
   const elu = performance.eventLoopUtilization();
   const t0 = performance.now();
   const sum = (pids: number[]) => pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
-  const start = { process: cpuSeconds('self'), redis: sum(redisPids), senders: sum(opts.senderPids) };
+  const rewrites = () => redisPids.reduce((n, pid) => n + waitedChildrenCpuSeconds(pid), 0);
+  const start = { process: cpuSeconds('self'), redis: sum(redisPids), redisRewrites: rewrites(), senders: sum(opts.senderPids) };
   const threadTracker = trackThreadCpu(THREAD_LIST_INTERVAL_MS);
 
   return {
@@ -53,6 +54,8 @@ export async function startCpuBreakdown(opts: { senderPids: number[]; profileDir
       const threadSeconds = threadTracker.stop();
       const processSeconds = cpuSeconds('self') - start.process;
       const redisSeconds = sum(redisPids) - start.redis;
+      // A rewrite still running at the end is counted only once Redis has waited for it: not in this phase.
+      const rewriteSeconds = rewrites() - start.redisRewrites;
       const senderSeconds = sum(opts.senderPids) - start.senders;
       const mainEventLoopUtilization = performance.eventLoopUtilization(elu).utilization;
       const seconds = (performance.now() - t0) / 1000;
@@ -97,6 +100,8 @@ export async function startCpuBreakdown(opts: { senderPids: number[]; profileDir
       add(other, 'threads that ended between listings', unlisted);
       add(threads, 'redis-server', redisSeconds);
       add(stages, 'Redis (redis-server process)', redisSeconds);
+      add(threads, 'redis-server append-only file rewrites', rewriteSeconds);
+      add(stages, "Redis append-only file rewrites (redis-server's forked children)", rewriteSeconds);
       add(threads, 'senders', senderSeconds);
       add(stages, 'senders (separate processes)', senderSeconds);
 

@@ -11,6 +11,7 @@ export const STAGES = [
   'thread hand-off (postMessage, structured clone)',
   'enqueue + serialization (BullMQ JSON, Redis client)',
   'Redis (redis-server process)',
+  "Redis append-only file rewrites (redis-server's forked children)",
   'dequeue + deserialization (BullMQ, Redis client, payload parse)',
   'normalization',
   'row encoding',

@@ -16,6 +16,20 @@ export function cpuSeconds(pid: number | 'self'): number {
   return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/**
+ * CPU seconds of a process's children that it has waited for (cutime + cstime, fields 16 and
+ * 17): redis-server forks a child for each rewrite of its append-only file, and that child's
+ * CPU is in no thread of the server itself.
+ */
+export function waitedChildrenCpuSeconds(pid: number): number {
+  return statChildrenCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+export function statChildrenCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
 export interface ThreadCpu {
   /** The thread's name (comm): chDB names its pools' threads; Node's own threads are all "node". */
   name: string;

@@ -57,6 +57,17 @@ describe('the private redis-server', () => {
     await fresh.quit();
   });
 
+  it('keeps every write in its append-only file, rewritten only past 512 MB (the queue\'s data is transient, the file grows by every batch)', async () => {
+    redis ??= await startLocalRedis({ dir });
+    const client = new Redis(redis.port, '127.0.0.1', { lazyConnect: true });
+    await client.connect();
+    const setting = async (name: string) => ((await client.config('GET', name)) as string[])[1];
+    expect(await setting('appendonly')).toBe('yes');
+    expect(await setting('appendfsync')).toBe('everysec');
+    expect(await setting('auto-aof-rewrite-min-size')).toBe(String(512 * 1024 * 1024));
+    await client.quit();
+  });
+
   it('does not signal a process that merely reuses a stale pid', async () => {
     await redis!.stop();
     redis = undefined;
