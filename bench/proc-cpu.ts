@@ -4,11 +4,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 /** Linux reports utime and stime in USER_HZ ticks, 100 per second on every architecture Node runs on. */
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime in seconds from a /proc stat line (fields after the command name, which may hold spaces). */
-function statCpuSeconds(stat: string): number {
+/** Seconds of two tick counts of a /proc stat line, by field number (as proc(5) counts them; the command name may hold spaces). */
+function statSeconds(stat: string, first: number, second: number): number {
+  // The fields after the command name start at field 3 (the state).
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  // The state is field 3; utime and stime are fields 14 and 15.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return (Number(fields[first - 3]) + Number(fields[second - 3])) / TICKS_PER_SECOND;
+}
+
+/** utime + stime (fields 14 and 15) in seconds. */
+function statCpuSeconds(stat: string): number {
+  return statSeconds(stat, 14, 15);
 }
 
 /** CPU seconds (user + system, all threads, living or ended) a process has used so far. */
@@ -26,8 +31,7 @@ export function waitedChildrenCpuSeconds(pid: number): number {
 }
 
 export function statChildrenCpuSeconds(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  return statSeconds(stat, 16, 17);
 }
 
 export interface ThreadCpu {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { findFreePort } from './free-port.ts';
 
 /** The append-only file's size below which Redis does not rewrite it (see startLocalRedis). */
-export const AOF_REWRITE_MIN_SIZE = '512mb';
+const AOF_REWRITE_MIN_SIZE = '512mb';
 
 /** The pid of the redis-server this directory belongs to, written when it starts. */
 const PID_FILE = 'redis-server.pid';
