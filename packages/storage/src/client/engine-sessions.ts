@@ -1,3 +1,4 @@
+import { drainPending } from 'chdb';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
 
 /**
@@ -73,6 +74,11 @@ export function openEngineSessions(dir: string): EngineSessions {
       lines.read.close();
       lines.write.close();
       await Promise.all([read.close(), write.close()]);
+      // chDB's close returns while a statement it cannot interrupt still runs on an engine
+      // thread (it defers the session's teardown behind it). A process that exits then tears
+      // the engine down under that thread and dies of SIGSEGV (a SIGTERM during an insert):
+      // closed means nothing of ours still runs in the engine.
+      await drainPending();
     },
   };
 }
