@@ -5,11 +5,14 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHous
 import type { StorageSettings } from '@aos/config';
 import { openFileInserts } from './embedded-file-insert.ts';
 import { lowerEngineThreadPriority } from './engine-thread-priority.ts';
-import { StatementLineClosedError, openEngineSessions, statementKind, type EngineClock, type EngineSessions } from './engine-sessions.ts';
+import { openEngineSessions, statementKind, type EngineClock, type EngineSessions } from './engine-sessions.ts';
 import { routedConnection } from './routed-connection.ts';
 import { describeStartupFailure, retryRead, serverAgent } from './server-http.ts';
 import { rowInsertSettings } from './row-insert-settings.ts';
+import { StorageUnavailableError, isStorageUnavailable } from './storage-unavailable.ts';
 import { named, type QueryName } from '../sql/query-name.ts';
+
+export { StorageUnavailableError, isStorageUnavailable } from './storage-unavailable.ts';
 
 /** Settings every query runs with, on both engines, so results have one shape. */
 const SESSION_SETTINGS: ClickHouseSettings = {
@@ -31,10 +34,6 @@ export type RowFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated' | 
 
 /** Encoded rows: a text, or their bytes in parts (as they came from Redis), never turned into a JS string. */
 export type RowsBody = string | readonly Uint8Array[];
-
-export class StorageUnavailableError extends Error {
-  override name = 'StorageUnavailableError';
-}
 
 /**
  * The one way the service reaches ClickHouse: a `ClickHouseClient` over either the
@@ -206,21 +205,4 @@ async function openServer(settings: StorageSettings): Promise<Storage> {
     },
     close: () => client.close(),
   };
-}
-
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-
-/**
- * Whether an error means storage could not be reached (a transient fault worth a retry)
- * rather than a bad query: network failures to a server, time-outs, a closed connection,
- * and the embedded engine's data directory refusing writes (read-only, full, no access),
- * which an operator fixes without the data changing.
- */
-export function isStorageUnavailable(err: unknown): boolean {
-  // A statement asked of the embedded engine's closed sessions is answered as the closed connection was.
-  if (err instanceof StorageUnavailableError || err instanceof StatementLineClosedError) return true;
-  if (!(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code && UNAVAILABLE_CODES.has(code)) return true;
-  return /socket hang up|Timeout error|connection is closed|ChdbConnection is closed|Read-only file system|No space left on device|Not enough space|Permission denied/i.test(err.message);
 }

@@ -1,5 +1,6 @@
 import { drainPending } from 'chdb';
 import { createChdbConnection, type ChdbConnection } from 'chdb/connection';
+import { StorageUnavailableError } from './storage-unavailable.ts';
 
 /**
  * Reads and writes of the embedded engine on sessions of their own.
@@ -101,11 +102,11 @@ export interface StatementLine {
   close(): void;
 }
 
-/** What a statement asked of a closed line (or still waiting when it closed) fails with. */
-export class StatementLineClosedError extends Error {
+/** What a statement asked of a closed line (or still waiting when it closed) fails with: storage unavailable, as the closed connection answers. */
+export class StatementLineClosedError extends StorageUnavailableError {
+  override name = 'StatementLineClosedError';
   constructor() {
     super('the embedded engine is closing: the statement was not run');
-    this.name = 'StatementLineClosedError';
   }
 }
 
