@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 /** Issue 33's goal for the list page and the summary while ingest is saturated. */
 const SATURATED_P99_GOAL_MS = 1_000;
 
-interface QueryCase {
+export interface QueryCase {
   name: string;
   path: string;
 }
@@ -36,17 +36,23 @@ async function queryCases(service: AllInOne, readKey: string): Promise<QueryCase
   ];
 }
 
-async function apiGet(service: AllInOne, key: string, path: string) {
+async function apiGet(service: Pick<AllInOne, 'url'>, key: string, path: string) {
   const t0 = performance.now();
   const res = await fetch(`${service.url}${path}`, { headers: { 'x-api-key': key } });
   const body = await res.text();
   return { ms: performance.now() - t0, status: res.status, body };
 }
 
-/** Asks every case once a second (or as soon as the last answer came, when slower), `ticks` times. */
-async function queryEverySecond(service: AllInOne, key: string, cases: QueryCase[], ticks: number): Promise<QueryTimes> {
+/**
+ * Asks every case once a second (or as soon as the last answer came, when slower) for
+ * `seconds` seconds, or until `loadEnded` says the phase's load has: a tick slower than a second leaves fewer answers, never answers taken
+ * after the phase's load has ended (a fixed count of ticks had run slow ticks past it and
+ * counted the reads made while the writer only drained its queue).
+ */
+export async function queryEverySecond(service: Pick<AllInOne, 'url'>, key: string, cases: QueryCase[], seconds: number, loadEnded = () => false): Promise<QueryTimes> {
   const times: QueryTimes = { ms: cases.map(() => []), failed: cases.map(() => 0) };
-  for (let tick = 0; tick < ticks; tick++) {
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end && !loadEnded()) {
     const due = performance.now() + 1000;
     for (const [i, c] of cases.entries()) {
       const answer = await apiGet(service, key, c.path);
@@ -54,15 +60,16 @@ async function queryEverySecond(service: AllInOne, key: string, cases: QueryCase
       if (answer.status === 200) times.ms[i]!.push(answer.ms);
       else times.failed[i]! += 1;
     }
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(due, end) - performance.now())));
   }
   return times;
 }
 
-/** The queries asked while `load` runs; both end together (the queries stop at the same second count). */
+/** The queries asked while `load` runs, for as long as it runs. */
 async function queriesUnder(load: Promise<PacedFigures>, service: AllInOne, key: string, cases: QueryCase[], seconds: number) {
   const busy = sessionsBusy(service);
-  const [ingest, loaded] = await Promise.all([load, queryEverySecond(service, key, cases, seconds)]);
+  let ended = false;
+  const [ingest, loaded] = await Promise.all([load.finally(() => (ended = true)), queryEverySecond(service, key, cases, seconds, () => ended)]);
   return { ingest, loaded, busy: `${busy()}; ${await flagsBehind(service)}` };
 }
 
