@@ -45,9 +45,9 @@ async function apiGet(service: Pick<AllInOne, 'url'>, key: string, path: string)
 
 /**
  * Asks every case once a second (or as soon as the last answer came, when slower) for
- * `seconds` seconds, or until `loadEnded` says the phase's load has: a tick slower than a second leaves fewer answers, never answers taken
- * after the phase's load has ended (a fixed count of ticks had run slow ticks past it and
- * counted the reads made while the writer only drained its queue).
+ * `seconds` seconds, or until `loadEnded` says the phase's load has. A tick slower than a
+ * second leaves fewer answers, never answers taken after the load (a fixed count of ticks
+ * had run slow ticks past it, counting reads made while the writer only drained its queue).
  */
 export async function queryEverySecond(service: Pick<AllInOne, 'url'>, key: string, cases: QueryCase[], seconds: number, loadEnded = () => false): Promise<QueryTimes> {
   const times: QueryTimes = { ms: cases.map(() => []), failed: cases.map(() => 0) };
@@ -60,7 +60,9 @@ export async function queryEverySecond(service: Pick<AllInOne, 'url'>, key: stri
       if (answer.status === 200) times.ms[i]!.push(answer.ms);
       else times.failed[i]! += 1;
     }
-    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(due, end) - performance.now())));
+    // No next tick fits: stop now rather than wait out the end (a timer may fire a moment early).
+    if (due >= end) break;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
   }
   return times;
 }

@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startLocalRedis, type LocalRedis } from '@aos/local-services';
 import { devKey, startChildService } from '../support/child-service.ts';
 import { redisServersIn } from '../support/redis-servers.ts';
 import { eventually } from '../support/service.ts';
+import { runSupportScript } from '../support/support-script.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'aos-private-redis-'));
 let redis: LocalRedis | undefined;
 
@@ -21,7 +19,7 @@ afterAll(async () => {
 
 /** A process that starts a private redis-server in `dir`, and is then SIGKILLed as in a crash. */
 async function crashAfterStartingRedis(dir: string): Promise<{ pid: number; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/orphan-redis.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = runSupportScript('orphan-redis.ts', [dir]);
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

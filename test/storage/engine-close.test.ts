@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runSupportScript } from '../support/support-script.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -15,7 +13,7 @@ afterAll(() => {
 function closeDuringInsert(): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'aos-engine-close-'));
   dirs.push(dir);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/exit-after-storage-close.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = runSupportScript('exit-after-storage-close.ts', [dir]);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, out })));
